@@ -1,0 +1,42 @@
+import { Type } from 'typebox';
+import { AccountSchema } from '../modules/accounts/account-schemas.ts';
+
+export const CreateClientBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 120, pattern: '\\S' }),
+  emailAddress: Type.Optional(Type.String({ format: 'email', maxLength: 254 })),
+});
+
+export const ClientSchema = Type.Object({
+  _id: Type.String({ description: "The client's ibs_client_id (the ClientID header value)." }),
+  name: Type.String(),
+  emailAddress: Type.Union([Type.String(), Type.Null()]),
+  mainAccount: AccountSchema,
+  createdAt: Type.String({ format: 'date-time' }),
+});
+
+export const RegisterAppBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 120, pattern: '\\S' }),
+  publicKey: Type.String({
+    minLength: 1,
+    maxLength: 16384,
+    description: 'X.509 certificate PEM or SPKI public key PEM (RSA >= 2048 bits, or P-256).',
+  }),
+});
+
+export const AppSchema = Type.Object({
+  _id: Type.String(),
+  client: Type.String(),
+  clientId: Type.String({ description: 'The OAuth client id: the client assertion `sub`.' }),
+  name: Type.String(),
+  algorithm: Type.Enum(['RS256', 'ES256']),
+  createdAt: Type.String({ format: 'date-time' }),
+});
+
+export const SandboxCreditBody = Type.Object({
+  accountNumber: Type.String({ pattern: '^[0-9]{10}$' }),
+  amount: Type.Number({ description: 'Naira, at most two decimals.' }),
+  narration: Type.Optional(Type.String({ maxLength: 100 })),
+  senderName: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  senderAccountNumber: Type.Optional(Type.String({ pattern: '^[0-9]{10}$' })),
+  senderBankCode: Type.Optional(Type.String({ pattern: '^[0-9]{6}$' })),
+});

@@ -1,0 +1,22 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { ClientService } from '../../clients/client-service.ts';
+import { requireAdminToken } from '../../http/plugins/admin-auth.ts';
+import type { InboundCreditService } from '../../modules/transfers/inbound-credit-service.ts';
+import { clientRoutes } from './clients.ts';
+import { sandboxCreditRoute } from './sandbox-credits.ts';
+
+export interface AdminRoutesOptions {
+  readonly adminToken: string;
+  readonly clientService: ClientService;
+  readonly inboundCredits: InboundCreditService;
+  readonly institutionCode: string;
+  readonly sandbox: boolean;
+  readonly maxAmountKobo: bigint;
+}
+
+/** Operator API under /admin, authenticated by the admin token. */
+export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (app, options) => {
+  requireAdminToken(app, options.adminToken);
+  await app.register(clientRoutes, options);
+  await app.register(sandboxCreditRoute, options);
+};

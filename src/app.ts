@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import formbody from '@fastify/formbody';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { adminRoutes } from './admin/routes/index.ts';
+import { createAccessTokenIssuer } from './auth/access-tokens.ts';
+import { tokenRoute } from './auth/routes/token.ts';
+import { createTokenService } from './auth/token-service.ts';
+import { createClientService } from './clients/client-service.ts';
+import type { Config } from './config/config.ts';
+import type { Db } from './db/db.ts';
+import { installErrorHandlers } from './errors/error-handler.ts';
+import { healthRoutes } from './http/health.ts';
+import { requireAccessToken } from './http/plugins/authenticate.ts';
+import { installJsonParser } from './http/plugins/json-parser.ts';
+import { registerOpenApi } from './http/plugins/openapi.ts';
+import { GL_ACCOUNTS } from './ledger/gl-accounts.ts';
+import { createAccountService } from './modules/accounts/account-service.ts';
+import { accountRoutes } from './modules/accounts/routes/index.ts';
+import { createInboundCreditService } from './modules/transfers/inbound-credit-service.ts';
+import type { Clock } from './shared/clock.ts';
+
+export interface Secrets {
+  readonly adminToken: string;
+  readonly tokenSigningSecret: string;
+}
+
+export interface AppDeps {
+  readonly config: Config;
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly secrets: Secrets;
+  readonly logger?: FastifyServerOptions['logger'];
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** Builds the HTTP app from its dependencies; server.ts and the tests both call this. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    bodyLimit: 256 * 1024,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  const services = createServices(deps);
+  installErrorHandlers(app);
+  installJsonParser(app);
+  await app.register(formbody);
+  await registerOpenApi(app, deps.config);
+
+  await app.register(healthRoutes, { db: deps.db });
+  await app.register(tokenRoute, { tokenService: services.tokenService });
+  await app.register(async (authenticated) => {
+    requireAccessToken(authenticated, services.accessTokens);
+    await authenticated.register(accountRoutes, {
+      accountService: services.accountService,
+      institutionCode: deps.config.institutionCode,
+    });
+  });
+  await app.register(adminRoutes, {
+    adminToken: deps.secrets.adminToken,
+    clientService: services.clientService,
+    inboundCredits: services.inboundCredits,
+    institutionCode: deps.config.institutionCode,
+    sandbox: deps.config.ibsEnv === 'sandbox',
+    maxAmountKobo: deps.config.maxAmountKobo,
+  });
+  return app;
+}
+
+/** Wires the services once; each takes only what it needs. */
+export function createServices(deps: Omit<AppDeps, 'logger'>) {
+  const { config, db, clock } = deps;
+  const accessTokens = createAccessTokenIssuer({
+    secret: deps.secrets.tokenSigningSecret,
+    issuer: config.publicBaseUrl,
+    ttlSeconds: config.accessTokenTtlSeconds,
+    clock,
+  });
+  const tokenService = createTokenService({
+    db,
+    clock,
+    accessTokens,
+    assertionPolicy: {
+      audiences: config.assertionAudiences,
+      minRsaKeyBits: config.minRsaKeyBits,
+      clock,
+    },
+    refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
+    rejectReusedAssertionIds: config.assertionRejectReusedJti,
+  });
+  const accountService = createAccountService({
+    db,
+    clock,
+    institutionCode: config.institutionCode,
+  });
+  const clientService = createClientService({
+    db,
+    clock,
+    accountService,
+    minRsaKeyBits: config.minRsaKeyBits,
+  });
+  const inboundCredits = createInboundCreditService({
+    db,
+    clock,
+    institutionCode: config.institutionCode,
+    stampDuty: config,
+    settlementAccountId:
+      config.ibsEnv === 'sandbox' ? GL_ACCOUNTS.sandboxExternalFloat : GL_ACCOUNTS.nipSettlement,
+  });
+  return { accessTokens, tokenService, accountService, clientService, inboundCredits };
+}

@@ -1,0 +1,168 @@
+import { decodeJwt } from 'jose';
+import type { Db } from '../db/db.ts';
+import { AppError } from '../errors/app-error.ts';
+import type { Clock } from '../shared/clock.ts';
+import { sha256Hex } from '../shared/hashing.ts';
+import { newObjectId, newSecretToken } from '../shared/ids.ts';
+import type { AccessTokenIssuer } from './access-tokens.ts';
+import { verifyClientAssertion, type AssertionPolicy } from './client-assertion.ts';
+import * as apps from './oauth-app-repository.ts';
+import type { OAuthAppRecord } from './oauth-app-repository.ts';
+import * as refreshTokens from './refresh-token-repository.ts';
+
+export const JWT_BEARER_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+
+export interface TokenRequest {
+  grant_type?: string;
+  client_id?: string;
+  client_assertion?: string;
+  client_assertion_type?: string;
+  refresh_token?: string;
+}
+
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  refresh_token: string;
+  client_id: string;
+  ibs_client_id: string;
+  ibs_user_id: string;
+}
+
+export interface TokenServiceDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly accessTokens: AccessTokenIssuer;
+  readonly assertionPolicy: AssertionPolicy;
+  readonly refreshTokenTtlSeconds: number;
+  readonly rejectReusedAssertionIds: boolean;
+}
+
+export function createTokenService(deps: TokenServiceDeps) {
+  async function exchange(request: TokenRequest): Promise<TokenResponse> {
+    switch (request.grant_type) {
+      case 'client_credentials':
+        return clientCredentials(request);
+      case 'refresh_token':
+        return refresh(request);
+      case undefined:
+      case '':
+        throw new AppError('OAUTH_INVALID_REQUEST', 'grant_type is required.');
+      default:
+        throw new AppError(
+          'OAUTH_UNSUPPORTED_GRANT_TYPE',
+          `grant_type "${request.grant_type}" is not supported; use client_credentials or refresh_token.`,
+        );
+    }
+  }
+
+  async function clientCredentials(request: TokenRequest): Promise<TokenResponse> {
+    const assertion = requireAssertion(request);
+    const app = await authenticateApp(assertion, request.client_id ?? assertionSubject(assertion));
+    return issueTokens(app, newObjectId(deps.clock));
+  }
+
+  async function refresh(request: TokenRequest): Promise<TokenResponse> {
+    if (request.refresh_token === undefined || request.refresh_token === '') {
+      throw new AppError('OAUTH_INVALID_REQUEST', 'refresh_token is required.');
+    }
+    const now = deps.clock.now();
+    const tokenHash = sha256Hex(request.refresh_token);
+    const consumed = await refreshTokens.consumeRefreshToken(deps.db, tokenHash, now);
+    if (consumed === undefined) {
+      await revokeOnReuse(tokenHash, now);
+      throw new AppError('OAUTH_INVALID_GRANT', 'The refresh token is invalid, expired or revoked.');
+    }
+    const app = await apps.findActiveAppById(deps.db, consumed.appId);
+    if (app === undefined || (request.client_id !== undefined && request.client_id !== app.oauthClientId)) {
+      throw new AppError('OAUTH_INVALID_GRANT', 'The refresh token was not issued to this client.');
+    }
+    // The published docs send the client assertion on refresh too; when present it must verify.
+    if (request.client_assertion !== undefined && request.client_assertion !== '') {
+      await authenticateApp(request.client_assertion, app.oauthClientId);
+    }
+    return issueTokens(app, consumed.familyId);
+  }
+
+  /** A used token presented again means it leaked: the whole family dies (RFC 9700). */
+  async function revokeOnReuse(tokenHash: string, now: Date): Promise<void> {
+    const known = await refreshTokens.findRefreshToken(deps.db, tokenHash);
+    if (known?.usedAt != null && known.revokedAt === null) {
+      await refreshTokens.revokeFamily(deps.db, known.familyId, now);
+    }
+  }
+
+  async function authenticateApp(assertion: string, oauthClientId: string | undefined) {
+    if (oauthClientId === undefined || oauthClientId === '') {
+      throw new AppError('OAUTH_INVALID_REQUEST', 'client_id is required.');
+    }
+    const app = await apps.findActiveAppByOAuthClientId(deps.db, oauthClientId);
+    if (app === undefined) {
+      throw new AppError('OAUTH_INVALID_CLIENT', 'Unknown client.');
+    }
+    const keys = await apps.listActiveAppKeys(deps.db, app.id);
+    const payload = await verifyClientAssertion(assertion, app.oauthClientId, keys, deps.assertionPolicy);
+    if (deps.rejectReusedAssertionIds) {
+      await rememberAssertion(app.id, payload.jti, payload.exp);
+    }
+    return app;
+  }
+
+  async function rememberAssertion(appId: string, jti?: string, exp?: number): Promise<void> {
+    if (jti === undefined || exp === undefined) {
+      throw new AppError('OAUTH_INVALID_CLIENT', 'The client assertion needs a jti claim.');
+    }
+    const fresh = await apps.rememberAssertionId(deps.db, { appId, jti, expiresAt: new Date(exp * 1000) });
+    if (!fresh) {
+      throw new AppError('OAUTH_INVALID_CLIENT', 'The client assertion was already used.');
+    }
+  }
+
+  async function issueTokens(app: OAuthAppRecord, familyId: string): Promise<TokenResponse> {
+    const now = deps.clock.now();
+    const refreshToken = newSecretToken(32);
+    await refreshTokens.insertRefreshToken(deps.db, {
+      id: newObjectId(deps.clock),
+      tokenHash: sha256Hex(refreshToken),
+      familyId,
+      appId: app.id,
+      issuedAt: now,
+      expiresAt: new Date(now.getTime() + deps.refreshTokenTtlSeconds * 1000),
+    });
+    const principal = { appId: app.id, clientId: app.clientId, oauthClientId: app.oauthClientId };
+    return {
+      access_token: await deps.accessTokens.issue(principal),
+      token_type: 'Bearer',
+      expires_in: deps.accessTokens.ttlSeconds,
+      refresh_token: refreshToken,
+      client_id: app.oauthClientId,
+      ibs_client_id: app.clientId,
+      ibs_user_id: app.id,
+    };
+  }
+
+  return { exchange };
+}
+
+export type TokenService = ReturnType<typeof createTokenService>;
+
+function requireAssertion(request: TokenRequest): string {
+  const type = request.client_assertion_type;
+  if (type !== undefined && type !== '' && type !== JWT_BEARER_ASSERTION_TYPE) {
+    throw new AppError('OAUTH_INVALID_REQUEST', `client_assertion_type must be ${JWT_BEARER_ASSERTION_TYPE}.`);
+  }
+  if (request.client_assertion === undefined || request.client_assertion === '') {
+    throw new AppError('OAUTH_INVALID_REQUEST', 'client_assertion is required.');
+  }
+  return request.client_assertion;
+}
+
+function assertionSubject(assertion: string): string | undefined {
+  try {
+    const sub = decodeJwt(assertion).sub;
+    return typeof sub === 'string' ? sub : undefined;
+  } catch {
+    throw new AppError('OAUTH_INVALID_CLIENT', 'The client assertion is malformed.');
+  }
+}

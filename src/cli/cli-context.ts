@@ -1,0 +1,57 @@
+import { parseArgs } from 'node:util';
+import { readDemoClient } from '../sandbox/demo-client.ts';
+import { readStoredSecrets } from '../sandbox/secrets.ts';
+
+export interface CliContext {
+  readonly positionals: string[];
+  readonly options: Record<string, string | boolean | undefined>;
+  readonly dataDir: string;
+  baseUrl(): Promise<string>;
+  adminToken(): Promise<string>;
+}
+
+/** Flags win over environment variables, which win over what the sandbox keeps in DATA_DIR. */
+export function createCliContext(argv: string[], env: NodeJS.ProcessEnv): CliContext {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      url: { type: 'string' },
+      'admin-token': { type: 'string' },
+      'data-dir': { type: 'string' },
+      'client-id': { type: 'string' },
+      key: { type: 'string' },
+      audience: { type: 'string' },
+      name: { type: 'string' },
+      email: { type: 'string' },
+      client: { type: 'string' },
+      'public-key': { type: 'string' },
+      account: { type: 'string' },
+      amount: { type: 'string' },
+      narration: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const dataDir = values['data-dir'] ?? env.DATA_DIR ?? './data';
+  return {
+    positionals,
+    options: values,
+    dataDir,
+    async baseUrl() {
+      const demo = await readDemoClient(dataDir);
+      return (values.url ?? env.OPENIBS_URL ?? demo?.baseUrl ?? 'http://127.0.0.1:8080').replace(
+        /\/+$/,
+        '',
+      );
+    },
+    async adminToken() {
+      const token =
+        values['admin-token'] ?? env.ADMIN_TOKEN ?? (await readStoredSecrets(dataDir))?.adminToken;
+      if (token === undefined) {
+        throw new Error('no admin token: pass --admin-token or set ADMIN_TOKEN');
+      }
+      return token;
+    },
+  };
+}

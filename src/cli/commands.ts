@@ -1,0 +1,104 @@
+import { readFile } from 'node:fs/promises';
+import { readDemoClient } from '../sandbox/demo-client.ts';
+import type { CliContext } from './cli-context.ts';
+import { signClientAssertion } from './client-assertion-signer.ts';
+
+type Command = (context: CliContext) => Promise<unknown>;
+
+async function call(context: CliContext, method: string, path: string, body?: unknown) {
+  const response = await fetch(`${await context.baseUrl()}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${await context.adminToken()}`,
+      'content-type': 'application/json',
+    },
+    body: body === undefined ? null : JSON.stringify(body),
+  });
+  const payload = (await response.json()) as { data?: unknown; message?: string };
+  if (!response.ok) {
+    throw new Error(`${response.status}: ${payload.message ?? 'request failed'}`);
+  }
+  return payload.data;
+}
+
+function required(context: CliContext, name: string): string {
+  const value = context.options[name];
+  if (typeof value !== 'string' || value === '') {
+    throw new Error(`--${name} is required`);
+  }
+  return value;
+}
+
+async function assertion(context: CliContext) {
+  const demo = await readDemoClient(context.dataDir);
+  const oauthClientId = (context.options['client-id'] as string | undefined) ?? demo?.oauthClientId;
+  const keyFile = (context.options.key as string | undefined) ?? demo?.privateKeyFile;
+  if (oauthClientId === undefined || keyFile === undefined) {
+    throw new Error('no demo client in DATA_DIR: pass --client-id and --key');
+  }
+  const baseUrl = await context.baseUrl();
+  const signed = await signClientAssertion({
+    oauthClientId,
+    privateKeyPem: await readFile(keyFile, 'utf8'),
+    audience: (context.options.audience as string | undefined) ?? baseUrl,
+  });
+  return { oauthClientId, baseUrl, signed };
+}
+
+/** The command table; `openibs help` prints it. */
+export const COMMANDS: Record<string, { usage: string; run: Command }> = {
+  token: {
+    usage: 'token [--client-id ID --key private.pem] [--json]   print a fresh access token',
+    async run(context) {
+      const { oauthClientId, baseUrl, signed } = await assertion(context);
+      const response = await fetch(`${baseUrl}/oauth2/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          grant_type: 'client_credentials',
+          client_id: oauthClientId,
+          client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+          client_assertion: signed,
+        }),
+      });
+      const payload = (await response.json()) as { access_token?: string; message?: string };
+      if (response.status !== 201 || payload.access_token === undefined) {
+        throw new Error(`token request failed (${response.status}): ${payload.message ?? ''}`);
+      }
+      return context.options.json === true ? payload : payload.access_token;
+    },
+  },
+  assertion: {
+    usage: 'assertion [--client-id ID --key private.pem] [--audience URL]   print a client assertion',
+    async run(context) {
+      return (await assertion(context)).signed;
+    },
+  },
+  'clients:create': {
+    usage: 'clients:create --name NAME [--email EMAIL]   onboard a client with a main account',
+    run: (context) =>
+      call(context, 'POST', '/admin/clients', {
+        name: required(context, 'name'),
+        ...(context.options.email === undefined ? {} : { emailAddress: context.options.email }),
+      }),
+  },
+  'apps:create': {
+    usage: 'apps:create --client ID --name NAME --public-key FILE   register an OAuth app',
+    async run(context) {
+      const publicKey = await readFile(required(context, 'public-key'), 'utf8');
+      return call(context, 'POST', `/admin/clients/${required(context, 'client')}/apps`, {
+        name: required(context, 'name'),
+        publicKey,
+      });
+    },
+  },
+  'sandbox:credit': {
+    usage: 'sandbox:credit --account NUMBER --amount NAIRA [--narration TEXT]   inbound credit',
+    run: (context) =>
+      call(context, 'POST', '/admin/sandbox/credits', {
+        accountNumber: required(context, 'account'),
+        amount: Number(required(context, 'amount')),
+        ...(context.options.narration === undefined ? {} : { narration: context.options.narration }),
+      }),
+  },
+};

@@ -1,0 +1,49 @@
+import type { Queryable } from '../db/db.ts';
+
+export interface ClientRecord {
+  readonly id: string;
+  readonly name: string;
+  readonly emailAddress: string | null;
+  readonly mainAccountId: string | null;
+  readonly createdAt: Date;
+}
+
+interface ClientRow {
+  id: string;
+  name: string;
+  email_address: string | null;
+  main_account_id: string | null;
+  created_at: Date;
+}
+
+export async function insertClient(
+  db: Queryable,
+  client: { id: string; name: string; emailAddress: string | null; createdAt: Date },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO clients (id, name, email_address, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $4)`,
+    [client.id, client.name, client.emailAddress, client.createdAt],
+  );
+}
+
+export async function setMainAccount(db: Queryable, clientId: string, accountId: string) {
+  await db.query('UPDATE clients SET main_account_id = $2 WHERE id = $1', [clientId, accountId]);
+}
+
+export async function findClient(db: Queryable, clientId: string): Promise<ClientRecord | undefined> {
+  const rows = await db.query<ClientRow>(
+    'SELECT id, name, email_address, main_account_id, created_at FROM clients WHERE id = $1',
+    [clientId],
+  );
+  const row = rows[0];
+  return row === undefined
+    ? undefined
+    : {
+        id: row.id,
+        name: row.name,
+        emailAddress: row.email_address,
+        mainAccountId: row.main_account_id,
+        createdAt: row.created_at,
+      };
+}

@@ -1,0 +1,129 @@
+import { readEnvBoolean, readEnvInt, readEnvString, type EnvReader } from './env-reader.ts';
+
+export type IbsEnvironment = 'sandbox' | 'production';
+
+export interface Config {
+  readonly ibsEnv: IbsEnvironment;
+  readonly port: number;
+  readonly host: string;
+  readonly databaseUrl: string | undefined;
+  readonly databasePoolSize: number;
+  readonly dataDir: string;
+  /** Undefined only in sandbox, where the first start generates one under DATA_DIR. */
+  readonly adminToken: string | undefined;
+  /** Undefined only in sandbox, where the first start generates one under DATA_DIR. */
+  readonly tokenSigningSecret: string | undefined;
+  readonly publicBaseUrl: string;
+  /** Every `aud` a client assertion may name. */
+  readonly assertionAudiences: readonly string[];
+  readonly assertionRejectReusedJti: boolean;
+  readonly minRsaKeyBits: number;
+  readonly institutionCode: string;
+  readonly accessTokenTtlSeconds: number;
+  readonly refreshTokenTtlSeconds: number;
+  readonly maxAmountKobo: bigint;
+  readonly stampDutyKobo: bigint;
+  readonly stampDutyThresholdKobo: bigint;
+  readonly sandboxDemoBalanceKobo: bigint;
+  readonly logLevel: string;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+const MIN_SECRET_LENGTH = 32;
+
+/** Parses the environment once; nothing else in OpenIBS reads process.env. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const read: EnvReader = { env, problems: [] };
+  const ibsEnv = readEnvironment(read);
+  const production = ibsEnv === 'production';
+  const port = readEnvInt(read, 'PORT', { fallback: 8080, min: 0, max: 65535 });
+  const publicBaseUrl = readPublicBaseUrl(read, production, port);
+  const config: Config = {
+    ibsEnv,
+    port,
+    host: readEnvString(read, 'HOST', { fallback: '127.0.0.1' }) ?? '127.0.0.1',
+    databaseUrl: readEnvString(read, 'DATABASE_URL', { required: production }),
+    databasePoolSize: readEnvInt(read, 'DATABASE_POOL_SIZE', { fallback: 10, min: 1, max: 200 }),
+    dataDir: readEnvString(read, 'DATA_DIR', { fallback: './data' }) ?? './data',
+    adminToken: readSecret(read, 'ADMIN_TOKEN', production),
+    tokenSigningSecret: readSecret(read, 'TOKEN_SIGNING_SECRET', production),
+    publicBaseUrl,
+    assertionAudiences: readAudiences(read, publicBaseUrl),
+    assertionRejectReusedJti: readEnvBoolean(read, 'ASSERTION_REJECT_REUSED_JTI', false),
+    minRsaKeyBits: readEnvInt(read, 'MIN_RSA_KEY_BITS', { fallback: 2048, min: 1024, max: 16384 }),
+    institutionCode: readInstitutionCode(read, production),
+    accessTokenTtlSeconds: readEnvInt(read, 'ACCESS_TOKEN_TTL_SECONDS', {
+      fallback: 3600,
+      min: 60,
+      max: 86400,
+    }),
+    refreshTokenTtlSeconds: readEnvInt(read, 'REFRESH_TOKEN_TTL_SECONDS', {
+      fallback: 30 * 86400,
+      min: 300,
+      max: 365 * 86400,
+    }),
+    maxAmountKobo: BigInt(readEnvInt(read, 'MAX_AMOUNT_NAIRA', { fallback: 1e9, min: 1 })) * 100n,
+    stampDutyKobo: BigInt(readEnvInt(read, 'STAMP_DUTY_KOBO', { fallback: 5000, min: 0 })),
+    stampDutyThresholdKobo: BigInt(
+      readEnvInt(read, 'STAMP_DUTY_THRESHOLD_KOBO', { fallback: 1_000_000, min: 0 }),
+    ),
+    sandboxDemoBalanceKobo:
+      BigInt(readEnvInt(read, 'SANDBOX_DEMO_BALANCE_NAIRA', { fallback: 1_000_000, min: 0 })) *
+      100n,
+    logLevel: readEnvString(read, 'LOG_LEVEL', { fallback: 'info' }) ?? 'info',
+  };
+  if (production && config.databaseUrl === undefined) {
+    read.problems.push('production runs on PostgreSQL only: set DATABASE_URL');
+  }
+  if (read.problems.length > 0) {
+    throw new ConfigError(`invalid configuration:\n  - ${read.problems.join('\n  - ')}`);
+  }
+  return Object.freeze(config);
+}
+
+function readEnvironment(read: EnvReader): IbsEnvironment {
+  const value = readEnvString(read, 'IBS_ENV', { fallback: 'sandbox' });
+  if (value === 'sandbox' || value === 'production') {
+    return value;
+  }
+  read.problems.push(`IBS_ENV must be sandbox or production, got "${value}"`);
+  return 'sandbox';
+}
+
+function readSecret(read: EnvReader, name: string, production: boolean): string | undefined {
+  const value = readEnvString(read, name, { required: production });
+  if (value !== undefined && value.length < MIN_SECRET_LENGTH) {
+    read.problems.push(`${name} must be at least ${MIN_SECRET_LENGTH} characters`);
+  }
+  return value;
+}
+
+function readPublicBaseUrl(read: EnvReader, production: boolean, port: number): string {
+  const value = readEnvString(read, 'PUBLIC_BASE_URL', { required: production });
+  const url = value ?? `http://127.0.0.1:${port}`;
+  if (!URL.canParse(url)) {
+    read.problems.push(`PUBLIC_BASE_URL is not a URL: "${url}"`);
+    return url;
+  }
+  return url.replace(/\/+$/, '');
+}
+
+function readAudiences(read: EnvReader, publicBaseUrl: string): string[] {
+  const extra = readEnvString(read, 'ASSERTION_AUDIENCES', {}) ?? '';
+  const listed = extra
+    .split(',')
+    .map((item) => item.trim().replace(/\/+$/, ''))
+    .filter((item) => item.length > 0);
+  return [...new Set([publicBaseUrl, `${publicBaseUrl}/oauth2/token`, ...listed])];
+}
+
+function readInstitutionCode(read: EnvReader, production: boolean): string {
+  const value = readEnvString(read, 'INSTITUTION_CODE', { required: production }) ?? '999240';
+  if (!/^\d{6}$/.test(value)) {
+    read.problems.push(`INSTITUTION_CODE must be 6 digits, got "${value}"`);
+  }
+  return value;
+}

@@ -1,0 +1,13 @@
+import path from 'node:path';
+import type { Config } from '../config/config.ts';
+import type { Db } from './db.ts';
+import { createPgDb } from './pg-db.ts';
+import { createPgliteDb } from './pglite-db.ts';
+
+/** PostgreSQL when DATABASE_URL is set, embedded PGlite under DATA_DIR otherwise. */
+export async function createDb(config: Config): Promise<Db> {
+  if (config.databaseUrl !== undefined) {
+    return createPgDb({ connectionString: config.databaseUrl, poolSize: config.databasePoolSize });
+  }
+  return createPgliteDb({ dataDir: path.join(config.dataDir, 'pglite') });
+}

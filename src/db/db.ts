@@ -1,0 +1,45 @@
+/**
+ * One database interface, two drivers (node-postgres and embedded PGlite). Both return rows
+ * with the same types: int8 as bigint, timestamptz as Date, numeric as string, jsonb as values.
+ */
+export type SqlParam = string | number | bigint | boolean | Date | null | readonly unknown[] | object;
+
+export interface Queryable {
+  query<Row = Record<string, unknown>>(sql: string, params?: readonly SqlParam[]): Promise<Row[]>;
+}
+
+export interface Tx extends Queryable {
+  /** Runs a script of several statements with no parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Db extends Tx {
+  readonly kind: 'postgres' | 'pglite';
+  /**
+   * Runs fn in one transaction. On PostgreSQL a serialization failure or deadlock retries the
+   * whole function, so fn must have no side effects outside the transaction.
+   */
+  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** SQLSTATEs that mean "run the transaction again": serialization failure and deadlock. */
+export const RETRYABLE_SQLSTATES = new Set(['40001', '40P01']);
+
+export const UNIQUE_VIOLATION = '23505';
+
+export function sqlState(error: unknown): string | undefined {
+  if (typeof error === 'object' && error !== null && 'code' in error) {
+    const code = (error as { code: unknown }).code;
+    return typeof code === 'string' ? code : undefined;
+  }
+  return undefined;
+}
+
+export function constraintName(error: unknown): string | undefined {
+  if (typeof error === 'object' && error !== null && 'constraint' in error) {
+    const name = (error as { constraint: unknown }).constraint;
+    return typeof name === 'string' ? name : undefined;
+  }
+  return undefined;
+}

@@ -1,0 +1,51 @@
+import { mkdir } from 'node:fs/promises';
+import { PGlite, types } from '@electric-sql/pglite';
+import type { Db, SqlParam, Tx } from './db.ts';
+
+export interface PgliteDbOptions {
+  /** A folder for the data, or undefined for an in-memory database (tests). */
+  readonly dataDir: string | undefined;
+}
+
+/**
+ * Embedded PostgreSQL in this process: one session, no fsync. For sandbox, development and
+ * tests; production refuses it (see config).
+ */
+export async function createPgliteDb(options: PgliteDbOptions): Promise<Db> {
+  if (options.dataDir !== undefined) {
+    await mkdir(options.dataDir, { recursive: true });
+  }
+  const pglite = await PGlite.create({
+    ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+    parsers: { [types.INT8]: (value: string) => BigInt(value) },
+  });
+  return wrapPglite(pglite);
+}
+
+export function wrapPglite(pglite: PGlite): Db {
+  const query = async <Row>(
+    target: Pick<PGlite, 'query'>,
+    sql: string,
+    params?: readonly SqlParam[],
+  ) => {
+    const result = await target.query<Row>(sql, params as unknown[] | undefined);
+    return result.rows;
+  };
+  return {
+    kind: 'pglite',
+    query: (sql, params) => query(pglite, sql, params),
+    transaction: <T>(fn: (tx: Tx) => Promise<T>) =>
+      pglite.transaction((transaction) =>
+        fn({
+          query: (sql, params) => query(transaction, sql, params),
+          exec: async (sql) => {
+            await transaction.exec(sql);
+          },
+        }),
+      ),
+    async exec(sql) {
+      await pglite.exec(sql);
+    },
+    close: () => pglite.close(),
+  };
+}

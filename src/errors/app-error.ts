@@ -1,0 +1,34 @@
+import { ERROR_CODES, type ErrorCode } from './error-codes.ts';
+
+export interface ErrorDetail {
+  readonly field: string;
+  readonly message: string;
+}
+
+interface AppErrorOptions {
+  readonly details?: readonly ErrorDetail[];
+  readonly cause?: unknown;
+  /** Extra response headers, e.g. Retry-After. */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** A failure the caller caused or should be told about; anything else is a 500. */
+export class AppError extends Error {
+  override readonly name = 'AppError';
+  readonly code: ErrorCode;
+  readonly httpStatus: number;
+  readonly details: readonly ErrorDetail[] | undefined;
+  readonly headers: Readonly<Record<string, string>> | undefined;
+
+  constructor(code: ErrorCode, message?: string, options: AppErrorOptions = {}) {
+    super(message ?? ERROR_CODES[code].message, { cause: options.cause });
+    this.code = code;
+    this.httpStatus = ERROR_CODES[code].httpStatus;
+    this.details = options.details;
+    this.headers = options.headers;
+  }
+}
+
+export function recordNotFound(): AppError {
+  return new AppError('RECORD_NOT_FOUND');
+}

@@ -1,0 +1,37 @@
+/**
+ * The one error catalogue. Every failure OpenIBS reports has a stable code here with exactly
+ * one HTTP status and a default message; docs/errors.md lists them for integrators.
+ */
+export const ERROR_CODES = {
+  VALIDATION_ERROR: { httpStatus: 400, message: 'Invalid request.' },
+  RECORD_NOT_FOUND: { httpStatus: 400, message: 'Unable to locate record' },
+  INVALID_AMOUNT: { httpStatus: 400, message: 'Invalid amount.' },
+  INVALID_DATE_RANGE: { httpStatus: 400, message: 'fromDate must not be after toDate.' },
+  UNAUTHORIZED: { httpStatus: 401, message: 'Unauthorized' },
+  INSUFFICIENT_FUNDS: { httpStatus: 402, message: 'Insufficient funds.' },
+  ACCOUNT_NOT_ACTIVE: { httpStatus: 402, message: 'Account is not active.' },
+  FORBIDDEN: { httpStatus: 403, message: 'Forbidden resource' },
+  SANDBOX_ONLY: { httpStatus: 403, message: 'This operation is only available in sandbox.' },
+  ROUTE_NOT_FOUND: { httpStatus: 404, message: 'Route not found.' },
+  CONFLICT: { httpStatus: 409, message: 'The request conflicts with another request.' },
+  PAYLOAD_TOO_LARGE: { httpStatus: 413, message: 'Request body is too large.' },
+  UNSUPPORTED_MEDIA_TYPE: { httpStatus: 415, message: 'Unsupported content type.' },
+  RATE_LIMITED: { httpStatus: 429, message: 'Too many requests.' },
+  INTERNAL_ERROR: { httpStatus: 500, message: 'Something went wrong.' },
+  SERVICE_UNAVAILABLE: { httpStatus: 503, message: 'Service temporarily unavailable.' },
+  // OAuth token endpoint (RFC 6749 section 5.2): rendered with the OAuth code as `error`.
+  OAUTH_INVALID_REQUEST: { httpStatus: 400, message: 'The request is missing a parameter.' },
+  OAUTH_INVALID_CLIENT: { httpStatus: 401, message: 'Client authentication failed.' },
+  OAUTH_INVALID_GRANT: { httpStatus: 400, message: 'The grant is invalid or expired.' },
+  OAUTH_UNSUPPORTED_GRANT_TYPE: { httpStatus: 400, message: 'Unsupported grant type.' },
+} as const satisfies Record<string, { httpStatus: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** The `error` field of OAuth errors, per RFC 6749. */
+export const OAUTH_ERROR_NAMES: Partial<Record<ErrorCode, string>> = {
+  OAUTH_INVALID_REQUEST: 'invalid_request',
+  OAUTH_INVALID_CLIENT: 'invalid_client',
+  OAUTH_INVALID_GRANT: 'invalid_grant',
+  OAUTH_UNSUPPORTED_GRANT_TYPE: 'unsupported_grant_type',
+};

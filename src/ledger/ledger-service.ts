@@ -1,0 +1,41 @@
+import { sqlState, type Queryable } from '../db/db.ts';
+import { AppError } from '../errors/app-error.ts';
+import type { Kobo } from '../shared/money.ts';
+import { assertBalanced, type Journal } from './journal.ts';
+import * as ledgerRepository from './ledger-repository.ts';
+
+/** SQLSTATE raised by the ledger functions when a debit would overdraw an account. */
+const INSUFFICIENT_FUNDS_SQLSTATE = 'OIB01';
+
+/**
+ * Posts a balanced journal inside the caller's transaction, in one round trip. An account
+ * that would go below zero (and may not) fails the whole journal with INSUFFICIENT_FUNDS.
+ */
+export async function post(tx: Queryable, journal: Journal): Promise<void> {
+  assertBalanced(journal);
+  await translateLedgerErrors(() => ledgerRepository.postJournal(tx, journal));
+}
+
+/** Reserves funds for a two-phase transfer; available balance drops, book balance does not. */
+export async function hold(
+  tx: Queryable,
+  hold: { id: string; accountId: string; amountKobo: Kobo; reference: string; createdAt: Date },
+): Promise<void> {
+  await translateLedgerErrors(() => ledgerRepository.insertHold(tx, hold));
+}
+
+/** Releases a pending hold without moving money (a definitive rail failure). */
+export async function voidHold(tx: Queryable, holdId: string, resolvedAt: Date): Promise<void> {
+  await ledgerRepository.voidHold(tx, holdId, resolvedAt);
+}
+
+async function translateLedgerErrors(run: () => Promise<void>): Promise<void> {
+  try {
+    await run();
+  } catch (error) {
+    if (sqlState(error) === INSUFFICIENT_FUNDS_SQLSTATE) {
+      throw new AppError('INSUFFICIENT_FUNDS', undefined, { cause: error });
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,78 @@
+import { Type } from 'typebox';
+import { DateQuery, paginationQuery } from '../../http/common-schemas.ts';
+
+export const NotificationSettingsSchema = Type.Object({
+  smsNotification: Type.Boolean(),
+  emailNotification: Type.Boolean(),
+  smsMonthlyStatement: Type.Boolean(),
+  emailMonthlyStatement: Type.Boolean(),
+});
+
+export const AccountSchema = Type.Object({
+  _id: Type.String({ examples: ['6745a1f2c3d4e5f6a7b8c9d0'] }),
+  client: Type.String({ description: 'The owning client (its ibs_client_id).' }),
+  accountNumber: Type.String({ examples: ['1000000018'] }),
+  accountName: Type.String(),
+  accountType: Type.Enum(['Current', 'Savings']),
+  currencyCode: Type.String({ examples: ['NGN'] }),
+  bankCode: Type.String({ description: 'Our NIP institution code.' }),
+  accountBalance: Type.Number({ description: 'Available balance in naira: book minus locked.' }),
+  bookBalance: Type.Number({ description: 'Ledger balance in naira: the sum of all entries.' }),
+  lockedBalance: Type.Number({ description: 'Naira held for transfers still in flight.' }),
+  status: Type.Enum(['Active', 'Frozen', 'Closed']),
+  isSubAccount: Type.Boolean(),
+  kycLevel: Type.String({ examples: ['1'] }),
+  externalReference: Type.Union([Type.String(), Type.Null()]),
+  callbackUrl: Type.Union([Type.String(), Type.Null()]),
+  metadata: Type.Record(Type.String(), Type.Unknown()),
+  notificationSettings: NotificationSettingsSchema,
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+});
+
+export const CreateAccountBody = Type.Object({
+  accountType: Type.Optional(Type.Enum(['Current', 'Savings'], { default: 'Current' })),
+  suffix: Type.Optional(
+    Type.String({ maxLength: 40, description: 'Appended to the client name: "NAME / suffix".' }),
+  ),
+  metadata: Type.Optional(
+    Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.String({ maxLength: 8192 })], {
+      description: 'Free key-value pairs; a JSON-encoded object string is accepted too.',
+    }),
+  ),
+});
+
+export const ListAccountsQuery = Type.Object({
+  isSubAccount: Type.Boolean({
+    default: false,
+    description: 'true lists sub-accounts; false (the default) main accounts.',
+  }),
+  ...paginationQuery(100),
+});
+
+export const UpdateAccountBody = Type.Object({
+  notificationSettings: Type.Partial(NotificationSettingsSchema),
+});
+
+export const StatementQuery = Type.Object({
+  ...paginationQuery(100),
+  fromDate: Type.Optional(DateQuery),
+  toDate: Type.Optional(DateQuery),
+  type: Type.Optional(Type.Enum(['Credit', 'Debit'])),
+});
+
+export const StatementRowSchema = Type.Object({
+  entryNumber: Type.Integer({ description: 'The entry number on this account: 1, 2, 3...' }),
+  type: Type.Enum(['Credit', 'Debit']),
+  amount: Type.Number({ description: 'Naira, always positive.' }),
+  balanceAfter: Type.Number({ description: 'Book balance in naira after this entry.' }),
+  narration: Type.String(),
+  reference: Type.Union([Type.String(), Type.Null()], {
+    description: 'The payment reference of the movement.',
+  }),
+  transferId: Type.Union([Type.String(), Type.Null()], {
+    description: 'The `_id` of the transfer that made this entry.',
+  }),
+  journalId: Type.String(),
+  createdAt: Type.String({ format: 'date-time' }),
+});

@@ -1,0 +1,172 @@
+import type { Principal } from '../../auth/principal.ts';
+import type { Db, Queryable } from '../../db/db.ts';
+import { findClient } from '../../clients/client-repository.ts';
+import type { DateRange } from '../../http/date-range.ts';
+import { AppError, recordNotFound } from '../../errors/app-error.ts';
+import * as ledgerRepository from '../../ledger/ledger-repository.ts';
+import type { Clock } from '../../shared/clock.ts';
+import { isObjectId, newObjectId } from '../../shared/ids.ts';
+import { nubanFromSerial } from '../../shared/nuban.ts';
+import {
+  DEFAULT_NOTIFICATION_SETTINGS,
+  type Account,
+  type AccountType,
+  type NotificationSettings,
+} from './account.ts';
+import * as accountRepository from './account-repository.ts';
+import * as statementRepository from './statement-repository.ts';
+
+export interface AccountServiceDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly institutionCode: string;
+}
+
+export interface OpenAccountRequest {
+  readonly clientId: string;
+  readonly accountName: string;
+  readonly accountType: AccountType;
+  readonly isSubAccount: boolean;
+  readonly metadata: Record<string, unknown>;
+}
+
+const METADATA_BYTES_MAX = 8192;
+
+export function createAccountService(deps: AccountServiceDeps) {
+  /** Opens an account and its ledger account inside the caller's transaction. */
+  async function openAccount(tx: Queryable, request: OpenAccountRequest): Promise<string> {
+    const id = newObjectId(deps.clock);
+    const now = deps.clock.now();
+    const serial = await accountRepository.nextAccountSerial(tx);
+    await ledgerRepository.insertLedgerAccount(tx, {
+      id,
+      kind: 'customer',
+      name: request.accountName,
+      createdAt: now,
+    });
+    await accountRepository.insertAccount(tx, {
+      id,
+      clientId: request.clientId,
+      accountNumber: nubanFromSerial(deps.institutionCode, serial),
+      accountName: request.accountName,
+      accountType: request.accountType,
+      isSubAccount: request.isSubAccount,
+      metadata: request.metadata,
+      notificationSettings: { ...DEFAULT_NOTIFICATION_SETTINGS },
+      createdAt: now,
+    });
+    return id;
+  }
+
+  async function createAccount(
+    principal: Principal,
+    body: { accountType?: string; suffix?: string; metadata?: unknown },
+  ): Promise<Account> {
+    const metadata = parseMetadata(body.metadata);
+    const accountId = await deps.db.transaction(async (tx) => {
+      const clientName = await findClientName(tx, principal.clientId);
+      const suffix = body.suffix?.trim();
+      return openAccount(tx, {
+        clientId: principal.clientId,
+        accountName: suffix ? `${clientName} / ${suffix}` : clientName,
+        accountType: body.accountType === 'Savings' ? 'Savings' : 'Current',
+        isSubAccount: false,
+        metadata,
+      });
+    });
+    return getAccount(principal, accountId);
+  }
+
+  async function getAccount(principal: Principal, accountId: string): Promise<Account> {
+    if (!isObjectId(accountId)) {
+      throw recordNotFound();
+    }
+    const account = await accountRepository.findClientAccount(deps.db, principal.clientId, accountId);
+    if (account === undefined) {
+      throw recordNotFound();
+    }
+    return account;
+  }
+
+  function listAccounts(
+    principal: Principal,
+    query: { isSubAccount: boolean; page: number; limit: number },
+  ) {
+    return accountRepository.listClientAccounts(deps.db, {
+      clientId: principal.clientId,
+      isSubAccount: query.isSubAccount,
+      offset: query.page * query.limit,
+      limit: query.limit,
+    });
+  }
+
+  async function updateNotificationSettings(
+    principal: Principal,
+    accountId: string,
+    changes: Partial<NotificationSettings>,
+  ): Promise<Account> {
+    const account = await getAccount(principal, accountId);
+    await accountRepository.updateNotificationSettings(deps.db, {
+      clientId: principal.clientId,
+      accountId: account.id,
+      settings: { ...account.notificationSettings, ...changes },
+      now: deps.clock.now(),
+    });
+    return getAccount(principal, accountId);
+  }
+
+  async function statement(
+    principal: Principal,
+    accountId: string,
+    query: { range: DateRange; type?: 'Credit' | 'Debit'; page: number; limit: number },
+  ) {
+    const account = await getAccount(principal, accountId);
+    return statementRepository.readStatementPage(deps.db, {
+      accountId: account.id,
+      credits: query.type === undefined ? undefined : query.type === 'Credit',
+      from: query.range.from,
+      to: query.range.to,
+      page: query.page,
+      limit: query.limit,
+    });
+  }
+
+  return { openAccount, createAccount, getAccount, listAccounts, updateNotificationSettings, statement };
+}
+
+export type AccountService = ReturnType<typeof createAccountService>;
+
+async function findClientName(tx: Queryable, clientId: string): Promise<string> {
+  const client = await findClient(tx, clientId);
+  if (client === undefined) {
+    throw new AppError('FORBIDDEN');
+  }
+  return client.name.toUpperCase();
+}
+
+/** Metadata is an object; the PHP SDK sends it JSON-encoded, so a JSON object string is read too. */
+function parseMetadata(value: unknown): Record<string, unknown> {
+  if (value === undefined || value === null || value === '') {
+    return {};
+  }
+  const parsed = typeof value === 'string' ? safeJsonParse(value) : value;
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw metadataError('metadata must be an object');
+  }
+  if (Buffer.byteLength(JSON.stringify(parsed)) > METADATA_BYTES_MAX) {
+    throw metadataError(`metadata must be at most ${METADATA_BYTES_MAX} bytes`);
+  }
+  return parsed as Record<string, unknown>;
+}
+
+function safeJsonParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function metadataError(message: string): AppError {
+  return new AppError('VALIDATION_ERROR', message, { details: [{ field: 'metadata', message }] });
+}

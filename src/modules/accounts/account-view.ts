@@ -1,0 +1,31 @@
+import { koboToNaira } from '../../shared/money.ts';
+import type { Static } from 'typebox';
+import type { Account } from './account.ts';
+import type { AccountSchema } from './account-schemas.ts';
+
+export type AccountView = Static<typeof AccountSchema>;
+
+/** Domain account to the wire: naira numbers, `_id`, ISO timestamps. */
+export function accountView(account: Account, institutionCode: string): AccountView {
+  return {
+    _id: account.id,
+    client: account.clientId,
+    accountNumber: account.accountNumber,
+    accountName: account.accountName,
+    accountType: account.accountType,
+    currencyCode: account.currencyCode,
+    bankCode: institutionCode,
+    accountBalance: koboToNaira(account.balanceKobo - account.heldKobo),
+    bookBalance: koboToNaira(account.balanceKobo),
+    lockedBalance: koboToNaira(account.heldKobo),
+    status: account.status,
+    isSubAccount: account.isSubAccount,
+    kycLevel: account.kycLevel,
+    externalReference: account.externalReference,
+    callbackUrl: account.callbackUrl,
+    metadata: account.metadata,
+    notificationSettings: account.notificationSettings,
+    createdAt: account.createdAt.toISOString(),
+    updatedAt: account.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,38 @@
+import type { Kobo } from '../../shared/money.ts';
+
+export type AccountType = 'Current' | 'Savings';
+export type AccountStatus = 'Active' | 'Frozen' | 'Closed';
+
+export interface NotificationSettings {
+  smsNotification: boolean;
+  emailNotification: boolean;
+  smsMonthlyStatement: boolean;
+  emailMonthlyStatement: boolean;
+}
+
+export const DEFAULT_NOTIFICATION_SETTINGS: NotificationSettings = Object.freeze({
+  smsNotification: false,
+  emailNotification: true,
+  smsMonthlyStatement: false,
+  emailMonthlyStatement: true,
+});
+
+export interface Account {
+  readonly id: string;
+  readonly clientId: string;
+  readonly accountNumber: string;
+  readonly accountName: string;
+  readonly accountType: AccountType;
+  readonly currencyCode: string;
+  readonly isSubAccount: boolean;
+  readonly status: AccountStatus;
+  readonly kycLevel: string;
+  readonly externalReference: string | null;
+  readonly callbackUrl: string | null;
+  readonly metadata: Record<string, unknown>;
+  readonly notificationSettings: NotificationSettings;
+  readonly balanceKobo: Kobo;
+  readonly heldKobo: Kobo;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}

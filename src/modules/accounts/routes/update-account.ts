@@ -1,0 +1,37 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  AUTHENTICATED_ERROR_RESPONSES,
+  envelopeSchema,
+  IdParams,
+} from '../../../http/common-schemas.ts';
+import { ok } from '../../../http/envelope.ts';
+import { AccountSchema, UpdateAccountBody } from '../account-schemas.ts';
+import { accountView } from '../account-view.ts';
+import type { AccountRoutesOptions } from './index.ts';
+
+export const updateAccountRoute: FastifyPluginAsyncTypebox<AccountRoutesOptions> = async (
+  app,
+  { accountService, institutionCode },
+) => {
+  app.put(
+    '/accounts/:id',
+    {
+      schema: {
+        tags: ['Accounts'],
+        summary: "Update an account's notification settings",
+        description: 'Only notificationSettings can change; any other body field is ignored.',
+        params: IdParams,
+        body: UpdateAccountBody,
+        response: { 200: envelopeSchema(AccountSchema), ...AUTHENTICATED_ERROR_RESPONSES },
+      },
+    },
+    async (request) => {
+      const account = await accountService.updateNotificationSettings(
+        request.principal,
+        request.params.id,
+        request.body.notificationSettings,
+      );
+      return ok('Account updated successfully.', accountView(account, institutionCode));
+    },
+  );
+};

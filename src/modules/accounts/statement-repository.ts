@@ -1,0 +1,125 @@
+import type { Queryable } from '../../db/db.ts';
+import type { Kobo } from '../../shared/money.ts';
+
+export interface StatementEntry {
+  readonly entryNumber: bigint;
+  readonly amountKobo: Kobo;
+  readonly balanceAfterKobo: Kobo;
+  readonly narration: string;
+  readonly reference: string | null;
+  readonly transferId: string | null;
+  readonly journalId: string;
+  readonly createdAt: Date;
+}
+
+export interface StatementFilter {
+  readonly accountId: string;
+  /** Credits only (true), debits only (false) or both (undefined). */
+  readonly credits: boolean | undefined;
+  readonly from: Date | undefined;
+  readonly to: Date | undefined;
+  readonly page: number;
+  readonly limit: number;
+}
+
+/**
+ * Entries are numbered without gaps per account (seq), and per direction (direction_seq), and
+ * their times never go backwards; so a date range is a contiguous number range found with two
+ * index probes, and a page is a range read. A page costs the same at any depth and any size.
+ */
+export async function readStatementPage(
+  db: Queryable,
+  filter: StatementFilter,
+): Promise<{ entries: StatementEntry[]; total: number }> {
+  const bounds = await numberRange(db, filter);
+  const total = bounds.high >= bounds.low ? Number(bounds.high - bounds.low + 1n) : 0;
+  const top = bounds.high - BigInt(filter.page * filter.limit);
+  const bottom = maxBigInt(bounds.low, top - BigInt(filter.limit) + 1n);
+  if (top < bounds.low) {
+    return { entries: [], total };
+  }
+  const column = filter.credits === undefined ? 'e.seq' : 'e.direction_seq';
+  const rows = await db.query<EntryRow>(
+    `SELECT e.seq, e.amount_kobo, e.balance_after_kobo, e.narration, j.reference,
+            j.transfer_id, e.journal_id, e.created_at
+       FROM ledger_entries e JOIN ledger_journals j ON j.id = e.journal_id
+      WHERE e.account_id = $1 AND ($2::boolean IS NULL OR e.is_credit = $2)
+        AND ${column} BETWEEN $3 AND $4
+      ORDER BY ${column} DESC`,
+    [filter.accountId, filter.credits ?? null, bottom, top],
+  );
+  return { entries: rows.map(toEntry), total };
+}
+
+async function numberRange(db: Queryable, filter: StatementFilter) {
+  const counters = await db.query<{ entry_count: bigint; credit_count: bigint; debit_count: bigint }>(
+    'SELECT entry_count, credit_count, debit_count FROM ledger_accounts WHERE id = $1',
+    [filter.accountId],
+  );
+  const row = counters[0];
+  const count =
+    row === undefined
+      ? 0n
+      : filter.credits === undefined
+        ? row.entry_count
+        : filter.credits
+          ? row.credit_count
+          : row.debit_count;
+  const low = filter.from === undefined ? 1n : await firstNumberFrom(db, filter, filter.from, count);
+  const high = filter.to === undefined ? count : await lastNumberUntil(db, filter, filter.to);
+  return { low, high };
+}
+
+async function firstNumberFrom(db: Queryable, filter: StatementFilter, from: Date, count: bigint) {
+  const rows = await db.query<{ number: bigint }>(
+    filter.credits === undefined
+      ? `SELECT seq AS number FROM ledger_entries WHERE account_id = $1 AND created_at >= $2
+          ORDER BY created_at, seq LIMIT 1`
+      : `SELECT direction_seq AS number FROM ledger_entries
+          WHERE account_id = $1 AND is_credit = $3 AND created_at >= $2
+          ORDER BY created_at, direction_seq LIMIT 1`,
+    filter.credits === undefined ? [filter.accountId, from] : [filter.accountId, from, filter.credits],
+  );
+  return rows[0]?.number ?? count + 1n;
+}
+
+async function lastNumberUntil(db: Queryable, filter: StatementFilter, to: Date) {
+  const rows = await db.query<{ number: bigint }>(
+    filter.credits === undefined
+      ? `SELECT seq AS number FROM ledger_entries WHERE account_id = $1 AND created_at <= $2
+          ORDER BY created_at DESC, seq DESC LIMIT 1`
+      : `SELECT direction_seq AS number FROM ledger_entries
+          WHERE account_id = $1 AND is_credit = $3 AND created_at <= $2
+          ORDER BY created_at DESC, direction_seq DESC LIMIT 1`,
+    filter.credits === undefined ? [filter.accountId, to] : [filter.accountId, to, filter.credits],
+  );
+  return rows[0]?.number ?? 0n;
+}
+
+function maxBigInt(left: bigint, right: bigint): bigint {
+  return left > right ? left : right;
+}
+
+interface EntryRow {
+  seq: bigint;
+  amount_kobo: bigint;
+  balance_after_kobo: bigint;
+  narration: string;
+  reference: string | null;
+  transfer_id: string | null;
+  journal_id: string;
+  created_at: Date;
+}
+
+function toEntry(row: EntryRow): StatementEntry {
+  return {
+    entryNumber: row.seq,
+    amountKobo: row.amount_kobo,
+    balanceAfterKobo: row.balance_after_kobo,
+    narration: row.narration,
+    reference: row.reference,
+    transferId: row.transfer_id,
+    journalId: row.journal_id,
+    createdAt: row.created_at,
+  };
+}

@@ -1,0 +1,52 @@
+import type { Queryable } from '../../db/db.ts';
+import type { Transfer } from './transfer.ts';
+
+export async function insertTransfer(db: Queryable, transfer: Transfer): Promise<void> {
+  await db.query(
+    `INSERT INTO transfers (id, client_id, account_id, type, session_id, name_enquiry_reference,
+        payment_reference, provider, provider_channel, provider_channel_code,
+        destination_institution_code, credit_account_name, credit_account_number,
+        credit_bank_code, credit_kyc_level, debit_account_name, debit_account_number,
+        debit_bank_code, debit_kyc_level, transaction_location, narration, amount_kobo,
+        fee_kobo, vat_kobo, stamp_duty_kobo, response_code, response_message, status,
+        is_reversed, reversal_reference, created_at, updated_at, approved_at, declined_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18,
+        $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34)`,
+    [
+      transfer.id,
+      transfer.clientId,
+      transfer.accountId,
+      transfer.type,
+      transfer.sessionId,
+      transfer.nameEnquiryReference,
+      transfer.paymentReference,
+      transfer.provider,
+      transfer.providerChannel,
+      transfer.providerChannelCode,
+      transfer.destinationInstitutionCode,
+      transfer.credit.accountName,
+      transfer.credit.accountNumber,
+      transfer.credit.bankCode,
+      transfer.credit.kycLevel,
+      transfer.debit.accountName,
+      transfer.debit.accountNumber,
+      transfer.debit.bankCode,
+      transfer.debit.kycLevel,
+      transfer.transactionLocation,
+      transfer.narration,
+      transfer.amountKobo,
+      transfer.feeKobo,
+      transfer.vatKobo,
+      transfer.stampDutyKobo,
+      transfer.responseCode,
+      transfer.responseMessage,
+      transfer.status,
+      transfer.isReversed,
+      transfer.reversalReference,
+      transfer.createdAt,
+      transfer.updatedAt,
+      transfer.approvedAt,
+      transfer.declinedAt,
+    ],
+  );
+}

@@ -1,0 +1,86 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { ClientService } from '../clients/client-service.ts';
+import type { InboundCreditService } from '../modules/transfers/inbound-credit-service.ts';
+import type { Kobo } from '../shared/money.ts';
+
+export const DEMO_FILE = 'sandbox-demo.json';
+export const DEMO_KEY_FILE = 'sandbox-demo-private-key.pem';
+
+export interface DemoClient {
+  readonly ibsClientId: string;
+  readonly oauthClientId: string;
+  readonly mainAccountNumber: string;
+  readonly baseUrl: string;
+  readonly privateKeyFile: string;
+}
+
+interface DemoDeps {
+  readonly dataDir: string;
+  readonly baseUrl: string;
+  readonly demoBalanceKobo: Kobo;
+  readonly clientService: ClientService;
+  readonly inboundCredits: InboundCreditService;
+}
+
+/**
+ * The first sandbox start creates a demo client, an app whose RSA key pair is kept under
+ * DATA_DIR, and a funded main account, so a developer can get a token at once.
+ */
+export async function ensureDemoClient(deps: DemoDeps): Promise<{ demo: DemoClient; created: boolean }> {
+  const existing = await readDemoClient(deps.dataDir);
+  if (existing !== undefined && (await clientExists(deps.clientService, existing.ibsClientId))) {
+    return { demo: existing, created: false };
+  }
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const { client, mainAccount } = await deps.clientService.createClient({
+    name: 'Demo Fintech Ltd',
+    emailAddress: 'developers@demo-fintech.example',
+  });
+  const { app } = await deps.clientService.registerApp(client.id, {
+    name: 'Demo app',
+    publicKey: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+  });
+  if (deps.demoBalanceKobo > 0n) {
+    await deps.inboundCredits.receive({
+      accountNumber: mainAccount.accountNumber,
+      amountKobo: deps.demoBalanceKobo,
+      narration: 'Sandbox opening balance',
+      senderName: 'SANDBOX FUNDING',
+      senderAccountNumber: '0123456789',
+      senderBankCode: '000013',
+    });
+  }
+  await mkdir(deps.dataDir, { recursive: true });
+  const privateKeyFile = path.resolve(deps.dataDir, DEMO_KEY_FILE);
+  await writeFile(privateKeyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), {
+    mode: 0o600,
+  });
+  const demo: DemoClient = {
+    ibsClientId: client.id,
+    oauthClientId: app.oauthClientId,
+    mainAccountNumber: mainAccount.accountNumber,
+    baseUrl: deps.baseUrl,
+    privateKeyFile,
+  };
+  await writeFile(path.join(deps.dataDir, DEMO_FILE), JSON.stringify(demo, null, 2));
+  return { demo, created: true };
+}
+
+export async function readDemoClient(dataDir: string): Promise<DemoClient | undefined> {
+  try {
+    return JSON.parse(await readFile(path.join(dataDir, DEMO_FILE), 'utf8')) as DemoClient;
+  } catch {
+    return undefined;
+  }
+}
+
+async function clientExists(clientService: ClientService, clientId: string): Promise<boolean> {
+  try {
+    await clientService.getClient(clientId);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,80 @@
+import closeWithGrace from 'close-with-grace';
+import { buildApp, createServices } from './app.ts';
+import { ConfigError, loadConfig, type Config } from './config/config.ts';
+import { createDb } from './db/create-db.ts';
+import { migrate } from './db/migrate.ts';
+import { ensureDemoClient, type DemoClient } from './sandbox/demo-client.ts';
+import { resolveSecrets } from './sandbox/secrets.ts';
+import { systemClock } from './shared/clock.ts';
+
+/** Process entry: config, database, migrations, app, listen; closes cleanly on SIGTERM/SIGINT. */
+async function main(): Promise<void> {
+  const config = loadConfigOrExit();
+  const secrets = await resolveSecrets(config);
+  const db = await createDb(config);
+  await migrate(db);
+  const app = await buildApp({
+    config,
+    db,
+    clock: systemClock,
+    secrets,
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.clientid', 'req.body'],
+    },
+  });
+  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+    if (err !== undefined) {
+      app.log.error({ err }, 'shutting down after an error');
+    } else {
+      app.log.info({ signal }, 'shutting down');
+    }
+    await app.close();
+    await db.close();
+  });
+  await app.listen({ port: config.port, host: config.host });
+  if (config.ibsEnv === 'sandbox') {
+    const services = createServices({ config, db, clock: systemClock, secrets });
+    const { demo, created } = await ensureDemoClient({
+      dataDir: config.dataDir,
+      baseUrl: config.publicBaseUrl,
+      demoBalanceKobo: config.sandboxDemoBalanceKobo,
+      clientService: services.clientService,
+      inboundCredits: services.inboundCredits,
+    });
+    printSandboxBanner(config, secrets.adminToken, demo, created);
+  }
+}
+
+function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`OpenIBS refuses to start: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+function printSandboxBanner(config: Config, adminToken: string, demo: DemoClient, created: boolean) {
+  const lines = [
+    '',
+    `OpenIBS sandbox is running at ${config.publicBaseUrl}`,
+    `  ${created ? 'Created' : 'Using'} the demo client (data in ${config.dataDir})`,
+    `  OAuth client id:  ${demo.oauthClientId}`,
+    `  ibs_client_id:    ${demo.ibsClientId}   (send it as the ClientID header)`,
+    `  main account:     ${demo.mainAccountNumber}`,
+    `  admin token:      ${adminToken}`,
+    '',
+    '  Get an access token:   npx openibs token',
+    `  List your accounts:    curl -H "Authorization: Bearer $(npx openibs token)" \\`,
+    `                           -H "ClientID: ${demo.ibsClientId}" ${config.publicBaseUrl}/accounts`,
+    `  API reference:         ${config.publicBaseUrl}/docs`,
+    '',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+await main();

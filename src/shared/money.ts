@@ -1,0 +1,63 @@
+/**
+ * The one place where naira (the wire unit) and kobo (the ledger unit) meet.
+ * Inside OpenIBS every amount is a bigint number of kobo; JSON carries naira numbers
+ * with at most two decimals, as the published API does.
+ */
+export type Kobo = bigint;
+
+export type NairaParseFailure = 'not_a_number' | 'too_many_decimals' | 'not_positive' | 'too_large';
+
+export type NairaParseResult =
+  | { readonly ok: true; readonly kobo: Kobo }
+  | { readonly ok: false; readonly reason: NairaParseFailure };
+
+const NAIRA_PATTERN = /^(\d+)(?:\.(\d{1,2}))?$/;
+
+/**
+ * Parses a naira amount as it arrives on the wire. Numbers are read through their shortest
+ * decimal representation (what JSON.parse kept), never through float arithmetic.
+ */
+export function parseNaira(value: unknown, maxKobo: Kobo): NairaParseResult {
+  const text = nairaText(value);
+  if (text === undefined) {
+    return { ok: false, reason: 'not_a_number' };
+  }
+  if (text.startsWith('-')) {
+    return { ok: false, reason: 'not_positive' };
+  }
+  const match = NAIRA_PATTERN.exec(text);
+  if (match === null) {
+    return { ok: false, reason: /^\d+\.\d{3,}$/.test(text) ? 'too_many_decimals' : 'not_a_number' };
+  }
+  const kobo = BigInt(match[1] ?? '0') * 100n + BigInt((match[2] ?? '').padEnd(2, '0'));
+  if (kobo <= 0n) {
+    return { ok: false, reason: 'not_positive' };
+  }
+  if (kobo > maxKobo) {
+    return { ok: false, reason: 'too_large' };
+  }
+  return { ok: true, kobo };
+}
+
+function nairaText(value: unknown): string | undefined {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) {
+      return undefined;
+    }
+    // toString gives exponent notation below 1e-6 and above 1e21; both are invalid amounts.
+    return value.toString();
+  }
+  if (typeof value === 'string' && value.trim() !== '') {
+    return value.trim();
+  }
+  return undefined;
+}
+
+/** Kobo to the naira JSON number the published API shows (e.g. 150050n -> 1500.5). */
+export function koboToNaira(kobo: Kobo): number {
+  const negative = kobo < 0n;
+  const magnitude = negative ? -kobo : kobo;
+  const text = `${magnitude / 100n}.${(magnitude % 100n).toString().padStart(2, '0')}`;
+  const naira = Number(text);
+  return negative ? -naira : naira;
+}
