@@ -1,9 +1,9 @@
 import closeWithGrace from 'close-with-grace';
 import { buildApp, createServices } from './app.ts';
-import { ConfigError, loadConfig, type Config } from './config/config.ts';
+import { type Config, ConfigError, loadConfig } from './config/config.ts';
 import { createDb } from './db/create-db.ts';
 import { migrate } from './db/migrate.ts';
-import { ensureDemoClient, type DemoClient } from './sandbox/demo-client.ts';
+import { type DemoClient, ensureDemoClient } from './sandbox/demo-client.ts';
 import { resolveSecrets } from './sandbox/secrets.ts';
 import { systemClock } from './shared/clock.ts';
 
@@ -58,7 +58,12 @@ function loadConfigOrExit(): Config {
   }
 }
 
-function printSandboxBanner(config: Config, adminToken: string, demo: DemoClient, created: boolean) {
+function printSandboxBanner(
+  config: Config,
+  adminToken: string,
+  demo: DemoClient,
+  created: boolean,
+) {
   const lines = [
     '',
     `OpenIBS sandbox is running at ${config.publicBaseUrl}`,

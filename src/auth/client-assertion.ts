@@ -1,5 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import { errors, jwtVerify, type JWTPayload } from 'jose';
+import { errors, type JWTPayload, jwtVerify } from 'jose';
 import { AppError } from '../errors/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { AppKeyRecord } from './oauth-app-repository.ts';

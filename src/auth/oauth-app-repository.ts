@@ -77,7 +77,11 @@ export async function findActiveAppById(
 }
 
 export async function listActiveAppKeys(db: Queryable, appId: string): Promise<AppKeyRecord[]> {
-  const rows = await db.query<{ id: string; public_key_pem: string; algorithm: AssertionAlgorithm }>(
+  const rows = await db.query<{
+    id: string;
+    public_key_pem: string;
+    algorithm: AssertionAlgorithm;
+  }>(
     `SELECT id, public_key_pem, algorithm FROM oauth_app_keys
       WHERE app_id = $1 AND revoked_at IS NULL ORDER BY created_at DESC`,
     [appId],

@@ -1,4 +1,4 @@
-import { createPublicKey, X509Certificate, type KeyObject } from 'node:crypto';
+import { createPublicKey, type KeyObject, X509Certificate } from 'node:crypto';
 import { AppError } from '../errors/app-error.ts';
 
 export type AssertionAlgorithm = 'RS256' | 'ES256';

@@ -11,7 +11,14 @@ export interface RefreshTokenRecord {
 
 export async function insertRefreshToken(
   db: Queryable,
-  token: { id: string; tokenHash: string; familyId: string; appId: string; issuedAt: Date; expiresAt: Date },
+  token: {
+    id: string;
+    tokenHash: string;
+    familyId: string;
+    appId: string;
+    issuedAt: Date;
+    expiresAt: Date;
+  },
 ): Promise<void> {
   await db.query(
     `INSERT INTO refresh_tokens (id, token_hash, family_id, app_id, issued_at, expires_at)

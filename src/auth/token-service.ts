@@ -1,13 +1,13 @@
 import { decodeJwt } from 'jose';
-import type { Db } from '../db/db.ts';
+import type { Db, Queryable } from '../db/db.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
 import { sha256Hex } from '../shared/hashing.ts';
 import { newObjectId, newSecretToken } from '../shared/ids.ts';
 import type { AccessTokenIssuer } from './access-tokens.ts';
-import { verifyClientAssertion, type AssertionPolicy } from './client-assertion.ts';
-import * as apps from './oauth-app-repository.ts';
+import { type AssertionPolicy, verifyClientAssertion } from './client-assertion.ts';
 import type { OAuthAppRecord } from './oauth-app-repository.ts';
+import * as apps from './oauth-app-repository.ts';
 import * as refreshTokens from './refresh-token-repository.ts';
 
 export const JWT_BEARER_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
@@ -59,30 +59,51 @@ export function createTokenService(deps: TokenServiceDeps) {
 
   async function clientCredentials(request: TokenRequest): Promise<TokenResponse> {
     const assertion = requireAssertion(request);
-    const app = await authenticateApp(assertion, request.client_id ?? assertionSubject(assertion));
-    return issueTokens(app, newObjectId(deps.clock));
+    const app = await authenticateApp(
+      deps.db,
+      assertion,
+      request.client_id ?? assertionSubject(assertion),
+    );
+    return issueTokens(deps.db, app, newObjectId(deps.clock));
   }
 
   async function refresh(request: TokenRequest): Promise<TokenResponse> {
-    if (request.refresh_token === undefined || request.refresh_token === '') {
+    const refreshToken = request.refresh_token;
+    if (refreshToken === undefined || refreshToken === '') {
       throw new AppError('OAUTH_INVALID_REQUEST', 'refresh_token is required.');
     }
     const now = deps.clock.now();
-    const tokenHash = sha256Hex(request.refresh_token);
-    const consumed = await refreshTokens.consumeRefreshToken(deps.db, tokenHash, now);
-    if (consumed === undefined) {
+    const tokenHash = sha256Hex(refreshToken);
+    // Consuming the old token and storing its successor commit together; a refusal after the
+    // consume (wrong client, bad assertion) rolls back, so a stolen token presented by another
+    // client does not burn the owner's token.
+    const issued = await deps.db.transaction(async (tx) => {
+      const consumed = await refreshTokens.consumeRefreshToken(tx, tokenHash, now);
+      if (consumed === undefined) {
+        return undefined;
+      }
+      const app = await apps.findActiveAppById(tx, consumed.appId);
+      const clientId = request.client_id;
+      if (app === undefined || (clientId !== undefined && clientId !== app.oauthClientId)) {
+        throw new AppError(
+          'OAUTH_INVALID_GRANT',
+          'The refresh token was not issued to this client.',
+        );
+      }
+      // The published docs send the client assertion on refresh too; when present it must verify.
+      if (request.client_assertion !== undefined && request.client_assertion !== '') {
+        await authenticateApp(tx, request.client_assertion, app.oauthClientId);
+      }
+      return issueTokens(tx, app, consumed.familyId);
+    });
+    if (issued === undefined) {
       await revokeOnReuse(tokenHash, now);
-      throw new AppError('OAUTH_INVALID_GRANT', 'The refresh token is invalid, expired or revoked.');
+      throw new AppError(
+        'OAUTH_INVALID_GRANT',
+        'The refresh token is invalid, expired or revoked.',
+      );
     }
-    const app = await apps.findActiveAppById(deps.db, consumed.appId);
-    if (app === undefined || (request.client_id !== undefined && request.client_id !== app.oauthClientId)) {
-      throw new AppError('OAUTH_INVALID_GRANT', 'The refresh token was not issued to this client.');
-    }
-    // The published docs send the client assertion on refresh too; when present it must verify.
-    if (request.client_assertion !== undefined && request.client_assertion !== '') {
-      await authenticateApp(request.client_assertion, app.oauthClientId);
-    }
-    return issueTokens(app, consumed.familyId);
+    return issued;
   }
 
   /** A used token presented again means it leaked: the whole family dies (RFC 9700). */
@@ -93,36 +114,58 @@ export function createTokenService(deps: TokenServiceDeps) {
     }
   }
 
-  async function authenticateApp(assertion: string, oauthClientId: string | undefined) {
+  async function authenticateApp(
+    db: Queryable,
+    assertion: string,
+    oauthClientId: string | undefined,
+  ) {
     if (oauthClientId === undefined || oauthClientId === '') {
       throw new AppError('OAUTH_INVALID_REQUEST', 'client_id is required.');
     }
-    const app = await apps.findActiveAppByOAuthClientId(deps.db, oauthClientId);
+    const app = await apps.findActiveAppByOAuthClientId(db, oauthClientId);
     if (app === undefined) {
       throw new AppError('OAUTH_INVALID_CLIENT', 'Unknown client.');
     }
-    const keys = await apps.listActiveAppKeys(deps.db, app.id);
-    const payload = await verifyClientAssertion(assertion, app.oauthClientId, keys, deps.assertionPolicy);
+    const keys = await apps.listActiveAppKeys(db, app.id);
+    const payload = await verifyClientAssertion(
+      assertion,
+      app.oauthClientId,
+      keys,
+      deps.assertionPolicy,
+    );
     if (deps.rejectReusedAssertionIds) {
-      await rememberAssertion(app.id, payload.jti, payload.exp);
+      await rememberAssertion(db, app.id, payload.jti, payload.exp);
     }
     return app;
   }
 
-  async function rememberAssertion(appId: string, jti?: string, exp?: number): Promise<void> {
+  async function rememberAssertion(
+    db: Queryable,
+    appId: string,
+    jti?: string,
+    exp?: number,
+  ): Promise<void> {
     if (jti === undefined || exp === undefined) {
       throw new AppError('OAUTH_INVALID_CLIENT', 'The client assertion needs a jti claim.');
     }
-    const fresh = await apps.rememberAssertionId(deps.db, { appId, jti, expiresAt: new Date(exp * 1000) });
+    const fresh = await apps.rememberAssertionId(db, {
+      appId,
+      jti,
+      expiresAt: new Date(exp * 1000),
+    });
     if (!fresh) {
       throw new AppError('OAUTH_INVALID_CLIENT', 'The client assertion was already used.');
     }
   }
 
-  async function issueTokens(app: OAuthAppRecord, familyId: string): Promise<TokenResponse> {
+  async function issueTokens(
+    db: Queryable,
+    app: OAuthAppRecord,
+    familyId: string,
+  ): Promise<TokenResponse> {
     const now = deps.clock.now();
     const refreshToken = newSecretToken(32);
-    await refreshTokens.insertRefreshToken(deps.db, {
+    await refreshTokens.insertRefreshToken(db, {
       id: newObjectId(deps.clock),
       tokenHash: sha256Hex(refreshToken),
       familyId,
@@ -150,7 +193,10 @@ export type TokenService = ReturnType<typeof createTokenService>;
 function requireAssertion(request: TokenRequest): string {
   const type = request.client_assertion_type;
   if (type !== undefined && type !== '' && type !== JWT_BEARER_ASSERTION_TYPE) {
-    throw new AppError('OAUTH_INVALID_REQUEST', `client_assertion_type must be ${JWT_BEARER_ASSERTION_TYPE}.`);
+    throw new AppError(
+      'OAUTH_INVALID_REQUEST',
+      `client_assertion_type must be ${JWT_BEARER_ASSERTION_TYPE}.`,
+    );
   }
   if (request.client_assertion === undefined || request.client_assertion === '') {
     throw new AppError('OAUTH_INVALID_REQUEST', 'client_assertion is required.');

@@ -69,7 +69,8 @@ export const COMMANDS: Record<string, { usage: string; run: Command }> = {
     },
   },
   assertion: {
-    usage: 'assertion [--client-id ID --key private.pem] [--audience URL]   print a client assertion',
+    usage:
+      'assertion [--client-id ID --key private.pem] [--audience URL]   print a client assertion',
     async run(context) {
       return (await assertion(context)).signed;
     },
@@ -98,7 +99,9 @@ export const COMMANDS: Record<string, { usage: string; run: Command }> = {
       call(context, 'POST', '/admin/sandbox/credits', {
         accountNumber: required(context, 'account'),
         amount: Number(required(context, 'amount')),
-        ...(context.options.narration === undefined ? {} : { narration: context.options.narration }),
+        ...(context.options.narration === undefined
+          ? {}
+          : { narration: context.options.narration }),
       }),
   },
 };

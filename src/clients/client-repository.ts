@@ -31,7 +31,10 @@ export async function setMainAccount(db: Queryable, clientId: string, accountId:
   await db.query('UPDATE clients SET main_account_id = $2 WHERE id = $1', [clientId, accountId]);
 }
 
-export async function findClient(db: Queryable, clientId: string): Promise<ClientRecord | undefined> {
+export async function findClient(
+  db: Queryable,
+  clientId: string,
+): Promise<ClientRecord | undefined> {
   const rows = await db.query<ClientRow>(
     'SELECT id, name, email_address, main_account_id, created_at FROM clients WHERE id = $1',
     [clientId],

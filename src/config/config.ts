@@ -1,4 +1,4 @@
-import { readEnvBoolean, readEnvInt, readEnvString, type EnvReader } from './env-reader.ts';
+import { type EnvReader, readEnvBoolean, readEnvInt, readEnvString } from './env-reader.ts';
 
 export type IbsEnvironment = 'sandbox' | 'production';
 

@@ -2,7 +2,15 @@
  * One database interface, two drivers (node-postgres and embedded PGlite). Both return rows
  * with the same types: int8 as bigint, timestamptz as Date, numeric as string, jsonb as values.
  */
-export type SqlParam = string | number | bigint | boolean | Date | null | readonly unknown[] | object;
+export type SqlParam =
+  | string
+  | number
+  | bigint
+  | boolean
+  | Date
+  | null
+  | readonly unknown[]
+  | object;
 
 export interface Queryable {
   query<Row = Record<string, unknown>>(sql: string, params?: readonly SqlParam[]): Promise<Row[]>;

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { RETRYABLE_SQLSTATES, sqlState, type Db, type SqlParam, type Tx } from './db.ts';
+import { type Db, RETRYABLE_SQLSTATES, type SqlParam, sqlState, type Tx } from './db.ts';
 
 const INT8_OID = 20;
 const INT8_ARRAY_OID = 1016;
@@ -7,7 +7,10 @@ const TRANSACTION_ATTEMPTS_MAX = 5;
 
 /** Type parsers local to our pools, so no other pg user in the process is affected. */
 function typeParsers(): pg.CustomTypesConfig {
-  const parseBigIntArray = pg.types.getTypeParser(INT8_ARRAY_OID as Parameters<typeof pg.types.getTypeParser>[0], 'text');
+  const parseBigIntArray = pg.types.getTypeParser(
+    INT8_ARRAY_OID as Parameters<typeof pg.types.getTypeParser>[0],
+    'text',
+  );
   return {
     getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
       if (oid === INT8_OID) {
@@ -37,7 +40,11 @@ export function createPgDb(options: PgDbOptions): Db {
   // An idle client that loses its connection (e.g. a database restart) must not crash us.
   pool.on('error', () => undefined);
 
-  const query = async <Row>(client: pg.Pool | pg.PoolClient, sql: string, params?: readonly SqlParam[]) => {
+  const query = async <Row>(
+    client: pg.Pool | pg.PoolClient,
+    sql: string,
+    params?: readonly SqlParam[],
+  ) => {
     const result = await client.query(sql, params as unknown[] | undefined);
     return result.rows as Row[];
   };

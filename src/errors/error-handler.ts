@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorDetail } from './app-error.ts';
-import { ERROR_CODES, OAUTH_ERROR_NAMES, type ErrorCode } from './error-codes.ts';
+import { ERROR_CODES, type ErrorCode, OAUTH_ERROR_NAMES } from './error-codes.ts';
 
 export interface ErrorBody {
   statusCode: number;

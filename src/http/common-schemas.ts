@@ -1,4 +1,4 @@
-import { Type, type TSchema } from 'typebox';
+import { type TSchema, Type } from 'typebox';
 
 export const PAGE_LIMIT_MAX = 100;
 
@@ -40,9 +40,7 @@ export const ErrorSchema = Type.Object({
   message: Type.String(),
   error_description: Type.String(),
   code: Type.String(),
-  details: Type.Optional(
-    Type.Array(Type.Object({ field: Type.String(), message: Type.String() })),
-  ),
+  details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
 });
 
 /** Ids are matched by the service, so a malformed one answers "Unable to locate record". */

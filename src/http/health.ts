@@ -7,11 +7,9 @@ const Status = Type.Object({ status: Type.String() });
 
 /** /health: the process is up. /ready: it can reach its database. */
 export const healthRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, { db }) => {
-  app.get(
-    '/health',
-    { schema: { tags: ['Operations'], response: { 200: Status } } },
-    async () => ({ status: 'ok' }),
-  );
+  app.get('/health', { schema: { tags: ['Operations'], response: { 200: Status } } }, async () => ({
+    status: 'ok',
+  }));
   app.get(
     '/ready',
     { schema: { tags: ['Operations'], response: { 200: Status } } },

@@ -22,7 +22,12 @@ export interface Journal {
   readonly releaseHoldId?: string;
 }
 
-export type JournalKind = 'inbound_transfer' | 'outbound_transfer' | 'intra_transfer' | 'fee' | 'test';
+export type JournalKind =
+  | 'inbound_transfer'
+  | 'outbound_transfer'
+  | 'intra_transfer'
+  | 'fee'
+  | 'test';
 
 /** The pure rules every journal obeys before it reaches the database (which checks again). */
 export function assertBalanced(journal: Journal): void {

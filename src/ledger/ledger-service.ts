@@ -1,4 +1,4 @@
-import { sqlState, type Queryable } from '../db/db.ts';
+import { type Queryable, sqlState } from '../db/db.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { Kobo } from '../shared/money.ts';
 import { assertBalanced, type Journal } from './journal.ts';

@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ClientService } from '../clients/client-service.ts';
 import type { InboundCreditService } from '../modules/transfers/inbound-credit-service.ts';
@@ -28,7 +28,9 @@ interface DemoDeps {
  * The first sandbox start creates a demo client, an app whose RSA key pair is kept under
  * DATA_DIR, and a funded main account, so a developer can get a token at once.
  */
-export async function ensureDemoClient(deps: DemoDeps): Promise<{ demo: DemoClient; created: boolean }> {
+export async function ensureDemoClient(
+  deps: DemoDeps,
+): Promise<{ demo: DemoClient; created: boolean }> {
   const existing = await readDemoClient(deps.dataDir);
   if (existing !== undefined && (await clientExists(deps.clientService, existing.ibsClientId))) {
     return { demo: existing, created: false };

@@ -1,4 +1,4 @@
-import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Secrets } from '../app.ts';
 import type { Config } from '../config/config.ts';
@@ -21,9 +21,13 @@ export async function resolveSecrets(config: Config): Promise<Secrets> {
   const stored = await readStoredSecrets(config.dataDir);
   const secrets: Secrets = {
     adminToken: config.adminToken ?? stored?.adminToken ?? newSecretToken(32),
-    tokenSigningSecret: config.tokenSigningSecret ?? stored?.tokenSigningSecret ?? newSecretToken(48),
+    tokenSigningSecret:
+      config.tokenSigningSecret ?? stored?.tokenSigningSecret ?? newSecretToken(48),
   };
-  if (stored?.adminToken !== secrets.adminToken || stored?.tokenSigningSecret !== secrets.tokenSigningSecret) {
+  if (
+    stored?.adminToken !== secrets.adminToken ||
+    stored?.tokenSigningSecret !== secrets.tokenSigningSecret
+  ) {
     await mkdir(config.dataDir, { recursive: true });
     await writeFile(path.join(config.dataDir, SECRETS_FILE), JSON.stringify(secrets, null, 2), {
       mode: 0o600,

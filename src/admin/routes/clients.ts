@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { OAuthAppRecord } from '../../auth/oauth-app-repository.ts';
 import type { ClientRecord } from '../../clients/client-repository.ts';
-import { envelopeSchema, ErrorSchema, IdParams } from '../../http/common-schemas.ts';
+import { ErrorSchema, envelopeSchema, IdParams } from '../../http/common-schemas.ts';
 import { ok } from '../../http/envelope.ts';
 import type { Account } from '../../modules/accounts/account.ts';
 import { accountView } from '../../modules/accounts/account-view.ts';
@@ -59,7 +59,7 @@ export const clientRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async
     {
       schema: {
         tags: ['Admin'],
-        summary: "Register an OAuth app and its public key for a client",
+        summary: 'Register an OAuth app and its public key for a client',
         params: IdParams,
         body: RegisterAppBody,
         response: { 201: envelopeSchema(AppSchema), ...errors },
@@ -70,7 +70,9 @@ export const clientRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async
         request.params.id,
         request.body,
       );
-      return reply.status(201).send(ok('App created successfully.', appView(registered, algorithm), 201));
+      return reply
+        .status(201)
+        .send(ok('App created successfully.', appView(registered, algorithm), 201));
     },
   );
 };

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AppError } from '../../errors/app-error.ts';
-import { envelopeSchema, ErrorSchema } from '../../http/common-schemas.ts';
-import { ok } from '../../http/envelope.ts';
 import { parseAmount } from '../../http/amount.ts';
+import { ErrorSchema, envelopeSchema } from '../../http/common-schemas.ts';
+import { ok } from '../../http/envelope.ts';
 import { transferView } from '../../modules/transfers/transfer-view.ts';
 import { SandboxCreditBody } from '../admin-schemas.ts';
 import type { AdminRoutesOptions } from './index.ts';
@@ -48,7 +48,9 @@ export const sandboxCreditRoute: FastifyPluginAsyncTypebox<AdminRoutesOptions> =
         senderAccountNumber: body.senderAccountNumber ?? SANDBOX_SENDER.accountNumber,
         senderBankCode: body.senderBankCode ?? SANDBOX_SENDER.bankCode,
       });
-      return reply.status(201).send(ok('Credit received successfully.', transferView(transfer), 201));
+      return reply
+        .status(201)
+        .send(ok('Credit received successfully.', transferView(transfer), 201));
     },
   );
 };

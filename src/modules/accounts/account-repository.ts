@@ -94,10 +94,10 @@ export async function findClientAccount(
   clientId: string,
   accountId: string,
 ): Promise<Account | undefined> {
-  const rows = await db.query<AccountRow>(`${SELECT_ACCOUNT} WHERE a.id = $1 AND a.client_id = $2`, [
-    accountId,
-    clientId,
-  ]);
+  const rows = await db.query<AccountRow>(
+    `${SELECT_ACCOUNT} WHERE a.id = $1 AND a.client_id = $2`,
+    [accountId, clientId],
+  );
   return rows[0] === undefined ? undefined : toAccount(rows[0]);
 }
 

@@ -1,16 +1,16 @@
 import type { Principal } from '../../auth/principal.ts';
-import type { Db, Queryable } from '../../db/db.ts';
 import { findClient } from '../../clients/client-repository.ts';
-import type { DateRange } from '../../http/date-range.ts';
+import type { Db, Queryable } from '../../db/db.ts';
 import { AppError, recordNotFound } from '../../errors/app-error.ts';
+import type { DateRange } from '../../http/date-range.ts';
 import * as ledgerRepository from '../../ledger/ledger-repository.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { isObjectId, newObjectId } from '../../shared/ids.ts';
 import { nubanFromSerial } from '../../shared/nuban.ts';
 import {
-  DEFAULT_NOTIFICATION_SETTINGS,
   type Account,
   type AccountType,
+  DEFAULT_NOTIFICATION_SETTINGS,
   type NotificationSettings,
 } from './account.ts';
 import * as accountRepository from './account-repository.ts';
@@ -81,7 +81,11 @@ export function createAccountService(deps: AccountServiceDeps) {
     if (!isObjectId(accountId)) {
       throw recordNotFound();
     }
-    const account = await accountRepository.findClientAccount(deps.db, principal.clientId, accountId);
+    const account = await accountRepository.findClientAccount(
+      deps.db,
+      principal.clientId,
+      accountId,
+    );
     if (account === undefined) {
       throw recordNotFound();
     }
@@ -131,7 +135,14 @@ export function createAccountService(deps: AccountServiceDeps) {
     });
   }
 
-  return { openAccount, createAccount, getAccount, listAccounts, updateNotificationSettings, statement };
+  return {
+    openAccount,
+    createAccount,
+    getAccount,
+    listAccounts,
+    updateNotificationSettings,
+    statement,
+  };
 }
 
 export type AccountService = ReturnType<typeof createAccountService>;

@@ -1,5 +1,5 @@
-import { koboToNaira } from '../../shared/money.ts';
 import type { Static } from 'typebox';
+import { koboToNaira } from '../../shared/money.ts';
 import type { Account } from './account.ts';
 import type { AccountSchema } from './account-schemas.ts';
 

@@ -52,10 +52,13 @@ export async function readStatementPage(
 }
 
 async function numberRange(db: Queryable, filter: StatementFilter) {
-  const counters = await db.query<{ entry_count: bigint; credit_count: bigint; debit_count: bigint }>(
-    'SELECT entry_count, credit_count, debit_count FROM ledger_accounts WHERE id = $1',
-    [filter.accountId],
-  );
+  const counters = await db.query<{
+    entry_count: bigint;
+    credit_count: bigint;
+    debit_count: bigint;
+  }>('SELECT entry_count, credit_count, debit_count FROM ledger_accounts WHERE id = $1', [
+    filter.accountId,
+  ]);
   const row = counters[0];
   const count =
     row === undefined
@@ -65,7 +68,8 @@ async function numberRange(db: Queryable, filter: StatementFilter) {
         : filter.credits
           ? row.credit_count
           : row.debit_count;
-  const low = filter.from === undefined ? 1n : await firstNumberFrom(db, filter, filter.from, count);
+  const low =
+    filter.from === undefined ? 1n : await firstNumberFrom(db, filter, filter.from, count);
   const high = filter.to === undefined ? count : await lastNumberUntil(db, filter, filter.to);
   return { low, high };
 }
@@ -78,7 +82,9 @@ async function firstNumberFrom(db: Queryable, filter: StatementFilter, from: Dat
       : `SELECT direction_seq AS number FROM ledger_entries
           WHERE account_id = $1 AND is_credit = $3 AND created_at >= $2
           ORDER BY created_at, direction_seq LIMIT 1`,
-    filter.credits === undefined ? [filter.accountId, from] : [filter.accountId, from, filter.credits],
+    filter.credits === undefined
+      ? [filter.accountId, from]
+      : [filter.accountId, from, filter.credits],
   );
   return rows[0]?.number ?? count + 1n;
 }

@@ -7,7 +7,7 @@ import type { Clock } from '../../shared/clock.ts';
 import { newNipSessionId, newObjectId } from '../../shared/ids.ts';
 import type { Kobo } from '../../shared/money.ts';
 import { findAccountByNumber } from '../accounts/account-repository.ts';
-import { stampDutyOnCredit, type StampDutyPolicy } from './fee-schedule.ts';
+import { type StampDutyPolicy, stampDutyOnCredit } from './fee-schedule.ts';
 import { NIP_APPROVED, type Transfer } from './transfer.ts';
 import { insertTransfer } from './transfer-repository.ts';
 
@@ -57,7 +57,13 @@ export function createInboundCreditService(deps: InboundCreditDeps) {
 
   function buildTransfer(
     credit: InboundCredit,
-    account: { id: string; clientId: string; accountName: string; accountNumber: string; kycLevel: string },
+    account: {
+      id: string;
+      clientId: string;
+      accountName: string;
+      accountNumber: string;
+      kycLevel: string;
+    },
   ): Transfer {
     const now = deps.clock.now();
     const sessionId = newNipSessionId(credit.senderBankCode, deps.clock);

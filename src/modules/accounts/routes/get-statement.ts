@@ -22,18 +22,25 @@ export const getStatementRoute: FastifyPluginAsyncTypebox<AccountRoutesOptions> 
         summary: 'Account statement, newest entry first, with the running balance',
         params: IdParams,
         querystring: StatementQuery,
-        response: { 200: pagedEnvelopeSchema(StatementRowSchema), ...AUTHENTICATED_ERROR_RESPONSES },
+        response: {
+          200: pagedEnvelopeSchema(StatementRowSchema),
+          ...AUTHENTICATED_ERROR_RESPONSES,
+        },
       },
     },
     async (request) => {
       const { page, limit, fromDate, toDate, type } = request.query;
       const range = parseDateRange(fromDate, toDate);
-      const { entries, total } = await accountService.statement(request.principal, request.params.id, {
-        range,
-        page,
-        limit,
-        ...(type === undefined ? {} : { type }),
-      });
+      const { entries, total } = await accountService.statement(
+        request.principal,
+        request.params.id,
+        {
+          range,
+          page,
+          limit,
+          ...(type === undefined ? {} : { type }),
+        },
+      );
       return paged('Statement fetched successfully.', entries.map(statementRowView), {
         page,
         limit,

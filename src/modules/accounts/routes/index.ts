@@ -11,7 +11,10 @@ export interface AccountRoutesOptions {
   readonly institutionCode: string;
 }
 
-export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = async (app, options) => {
+export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = async (
+  app,
+  options,
+) => {
   await app.register(createAccountRoute, options);
   await app.register(listAccountsRoute, options);
   await app.register(getAccountRoute, options);

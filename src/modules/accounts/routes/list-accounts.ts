@@ -1,5 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AUTHENTICATED_ERROR_RESPONSES, pagedEnvelopeSchema } from '../../../http/common-schemas.ts';
+import {
+  AUTHENTICATED_ERROR_RESPONSES,
+  pagedEnvelopeSchema,
+} from '../../../http/common-schemas.ts';
 import { paged } from '../../../http/envelope.ts';
 import { AccountSchema, ListAccountsQuery } from '../account-schemas.ts';
 import { accountView } from '../account-view.ts';
@@ -21,7 +24,10 @@ export const listAccountsRoute: FastifyPluginAsyncTypebox<AccountRoutesOptions> 
     },
     async (request) => {
       const { page, limit } = request.query;
-      const { accounts, total } = await accountService.listAccounts(request.principal, request.query);
+      const { accounts, total } = await accountService.listAccounts(
+        request.principal,
+        request.query,
+      );
       const data = accounts.map((account) => accountView(account, institutionCode));
       return paged('Accounts fetched successfully.', data, { page, limit, total });
     },

@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp, createServices, type Secrets } from '../src/app.ts';
+import { type Config, loadConfig } from '../src/config/config.ts';
+import type { Db } from '../src/db/db.ts';
+import { ManualClock } from '../src/shared/clock.ts';
+import { createTestDb } from './test-db.ts';
+
+export const TEST_SECRETS: Secrets = {
+  adminToken: 'test-admin-token-0123456789abcdefghijklmnop',
+  tokenSigningSecret: 'test-signing-secret-0123456789abcdefghijklmnop',
+};
+
+export const TEST_BASE_URL = 'http://openibs.test';
+
+export interface TestApp {
+  readonly app: FastifyInstance;
+  readonly db: Db;
+  readonly clock: ManualClock;
+  readonly config: Config;
+  readonly services: ReturnType<typeof createServices>;
+  close(): Promise<void>;
+}
+
+/** The app as production builds it, on a fresh database, with a clock the test controls. */
+export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const testDb = await createTestDb();
+  const config = loadConfig({ PUBLIC_BASE_URL: TEST_BASE_URL, ...env });
+  const clock = new ManualClock(new Date('2026-03-02T09:00:00.000Z'));
+  const deps = { config, db: testDb.db, clock, secrets: TEST_SECRETS };
+  const app = await buildApp(deps);
+  await app.ready();
+  return {
+    app,
+    db: testDb.db,
+    clock,
+    config,
+    services: createServices(deps),
+    async close() {
+      await app.close();
+      await testDb.close();
+    },
+  };
+}

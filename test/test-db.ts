@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { Db } from '../src/db/db.ts';
+import { migrate } from '../src/db/migrate.ts';
+import { createPgDb } from '../src/db/pg-db.ts';
+import { createPgliteDb } from '../src/db/pglite-db.ts';
+
+/** Set by CI for the PostgreSQL run; unset means embedded PGlite. */
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
+export const onPostgres = TEST_DATABASE_URL !== undefined && TEST_DATABASE_URL !== '';
+
+export interface TestDb {
+  readonly db: Db;
+  /** Connection string of this test's own database (PostgreSQL only). */
+  readonly url: string | undefined;
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh, migrated database for one test file: its own PostgreSQL database (dropped after),
+ * or an in-memory PGlite instance.
+ */
+export async function createTestDb(options: { poolSize?: number } = {}): Promise<TestDb> {
+  if (!onPostgres || TEST_DATABASE_URL === undefined) {
+    const db = await createPgliteDb({ dataDir: undefined });
+    await migrate(db);
+    return { db, url: undefined, close: () => db.close() };
+  }
+  const name = `openibs_test_${randomBytes(6).toString('hex')}`;
+  await adminQuery(TEST_DATABASE_URL, `CREATE DATABASE ${name}`);
+  const url = withDatabase(TEST_DATABASE_URL, name);
+  const db = createPgDb({ connectionString: url, poolSize: options.poolSize ?? 10 });
+  await migrate(db);
+  return {
+    db,
+    url,
+    async close() {
+      await db.close();
+      await adminQuery(TEST_DATABASE_URL, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    },
+  };
+}
+
+async function adminQuery(url: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+export function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
