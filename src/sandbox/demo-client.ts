@@ -33,7 +33,12 @@ export async function ensureDemoClient(
 ): Promise<{ demo: DemoClient; created: boolean }> {
   const existing = await readDemoClient(deps.dataDir);
   if (existing !== undefined && (await clientExists(deps.clientService, existing.ibsClientId))) {
-    return { demo: existing, created: false };
+    // The server may have moved (PORT or PUBLIC_BASE_URL changed): keep the CLI pointed at it.
+    const demo: DemoClient = { ...existing, baseUrl: deps.baseUrl };
+    if (existing.baseUrl !== deps.baseUrl) {
+      await writeFile(path.join(deps.dataDir, DEMO_FILE), JSON.stringify(demo, null, 2));
+    }
+    return { demo, created: false };
   }
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const { client, mainAccount } = await deps.clientService.createClient({

@@ -30,3 +30,7 @@ export function newNipSessionId(institutionCode: string, clock: Clock): string {
 export function newSecretToken(bytes = 32): string {
   return randomBytes(bytes).toString('base64url');
 }
+
+export function isNipSessionId(value: unknown): value is string {
+  return typeof value === 'string' && /^\d{30}$/.test(value);
+}

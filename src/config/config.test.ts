@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig } from './config.ts';
+
+const PRODUCTION = {
+  IBS_ENV: 'production',
+  DATABASE_URL: 'postgres://db.internal/openibs',
+  ADMIN_TOKEN: 'a'.repeat(40),
+  TOKEN_SIGNING_SECRET: 'b'.repeat(40),
+  PUBLIC_BASE_URL: 'https://api.bank.example/',
+  INSTITUTION_CODE: '090286',
+};
+
+describe('loadConfig', () => {
+  it('runs sandbox with no environment at all, on PGlite under ./data', () => {
+    const config = loadConfig({});
+    assert.equal(config.ibsEnv, 'sandbox');
+    assert.equal(config.databaseUrl, undefined);
+    assert.equal(config.dataDir, './data');
+    assert.equal(config.port, 8080);
+    assert.equal(config.institutionCode, '999240');
+    assert.equal(config.adminToken, undefined);
+    assert.ok(Object.isFrozen(config));
+  });
+
+  it('reads a complete production environment', () => {
+    const config = loadConfig(PRODUCTION);
+    assert.equal(config.publicBaseUrl, 'https://api.bank.example');
+    assert.deepEqual(config.assertionAudiences, [
+      'https://api.bank.example',
+      'https://api.bank.example/oauth2/token',
+    ]);
+  });
+
+  it('refuses production without secrets, database or base URL, naming each', () => {
+    for (const name of ['ADMIN_TOKEN', 'TOKEN_SIGNING_SECRET', 'DATABASE_URL', 'PUBLIC_BASE_URL']) {
+      const env: Record<string, string> = { ...PRODUCTION };
+      delete env[name];
+      assert.throws(
+        () => loadConfig(env),
+        (error: Error) => {
+          assert.ok(error instanceof ConfigError);
+          assert.match(error.message, new RegExp(name));
+          return true;
+        },
+      );
+    }
+  });
+
+  it('refuses short secrets and malformed values, all reported at once', () => {
+    assert.throws(
+      () =>
+        loadConfig({
+          ...PRODUCTION,
+          ADMIN_TOKEN: 'short',
+          PORT: 'eighty',
+          IBS_ENV: 'production',
+          INSTITUTION_CODE: '12',
+          ASSERTION_REJECT_REUSED_JTI: 'perhaps',
+        }),
+      (error: Error) => {
+        for (const name of [
+          'ADMIN_TOKEN',
+          'PORT',
+          'INSTITUTION_CODE',
+          'ASSERTION_REJECT_REUSED_JTI',
+        ]) {
+          assert.match(error.message, new RegExp(name));
+        }
+        return true;
+      },
+    );
+    assert.throws(() => loadConfig({ IBS_ENV: 'staging' }), /IBS_ENV/);
+  });
+
+  it('adds extra assertion audiences', () => {
+    const config = loadConfig({ ASSERTION_AUDIENCES: 'https://api.sandbox.safehavenmfb.com/, x' });
+    assert.ok(config.assertionAudiences.includes('https://api.sandbox.safehavenmfb.com'));
+  });
+});

@@ -1,0 +1,283 @@
+// End to end: the README quick start on a fresh machine. The server runs as `npm start` runs it
+// (a real process on embedded PGlite under a fresh DATA_DIR), the CLI as a user runs it.
+import assert from 'node:assert/strict';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { type AddressInfo, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const execFileAsync = promisify(execFile);
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const STARTUP_TIMEOUT_MS = 60_000;
+const SHUTDOWN_TIMEOUT_MS = 15_000;
+const CLI_TIMEOUT_MS = 30_000;
+const HTTP_TIMEOUT_MS = 10_000;
+/** The README's sandbox: ₦1,000,000 opening credit, less ₦50 stamp duty. */
+const DEMO_OPENING_BALANCE = 999_950;
+const BANNER = /OpenIBS sandbox is running at [^\n]*\n[\s\S]*API reference:[^\n]*\/docs\n/;
+
+interface DemoFile {
+  ibsClientId: string;
+  oauthClientId: string;
+  mainAccountNumber: string;
+  baseUrl: string;
+  privateKeyFile: string;
+}
+
+interface WireAccount {
+  _id: string;
+  accountNumber: string;
+  accountBalance: number;
+}
+
+interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** A port nobody listens on right now: bind to port 0, read it, let it go. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** What a fresh shell has: no DATABASE_URL, no secrets, no OpenIBS settings. */
+function freshEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...extra };
+  for (const name of ['PATH', 'HOME', 'TMPDIR', 'SYSTEMROOT']) {
+    const value = process.env[name];
+    if (value !== undefined) {
+      env[name] = value;
+    }
+  }
+  return env;
+}
+
+class ServerProcess {
+  readonly child: ChildProcess;
+  readonly exited: Promise<Exit>;
+  private stdout = '';
+  private stderr = '';
+  private exit: Exit | undefined;
+
+  constructor(env: NodeJS.ProcessEnv) {
+    // `npm start` runs the TypeScript entry through tsx, with no build step.
+    this.child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      this.stdout += chunk;
+    });
+    this.child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      this.stderr += chunk;
+    });
+    this.exited = new Promise((resolve) => {
+      this.child.once('exit', (code, signal) => {
+        this.exit = { code, signal };
+        resolve(this.exit);
+      });
+    });
+  }
+
+  get running(): boolean {
+    return this.exit === undefined;
+  }
+
+  /** The sandbox banner, once the server has printed all of it. */
+  async banner(timeoutMs = STARTUP_TIMEOUT_MS): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const match = BANNER.exec(this.stdout);
+      if (match !== null) {
+        return match[0];
+      }
+      if (!this.running) {
+        throw new Error(
+          `server exited (${JSON.stringify(this.exit)}) before its banner\n${this.log()}`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`no sandbox banner within ${timeoutMs} ms\n${this.log()}`);
+  }
+
+  /** SIGTERM, then the exit, or undefined if it has not exited within the timeout. */
+  async terminate(timeoutMs = SHUTDOWN_TIMEOUT_MS): Promise<Exit | undefined> {
+    this.child.kill('SIGTERM');
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), timeoutMs);
+    });
+    try {
+      return await Promise.race([this.exited, timedOut]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Last resort for the after hook: nothing may outlive the test. */
+  async kill(): Promise<void> {
+    if (this.running) {
+      this.child.kill('SIGKILL');
+      await this.exited;
+    }
+  }
+
+  log(): string {
+    return `--- stdout ---\n${this.stdout.slice(-4000)}\n--- stderr ---\n${this.stderr.slice(-4000)}`;
+  }
+}
+
+function bannerField(banner: string, label: string): string {
+  const match = new RegExp(`${label}\\s+(\\S+)`).exec(banner);
+  assert.ok(match?.[1] !== undefined, `banner has "${label}":\n${banner}`);
+  return match[1];
+}
+
+describe('README quick start on a fresh machine', { timeout: 240_000 }, () => {
+  let dataDir: string;
+  let port: number;
+  let baseUrl: string;
+  let demo: DemoFile;
+  const servers: ServerProcess[] = [];
+
+  function startServer(): ServerProcess {
+    const server = new ServerProcess(freshEnv({ DATA_DIR: dataDir, PORT: String(port) }));
+    servers.push(server);
+    return server;
+  }
+
+  /** `npx openibs <args>`: the CLI finds the server, the demo app and its key through DATA_DIR. */
+  async function cli(...args: string[]): Promise<string> {
+    try {
+      const { stdout } = await execFileAsync(process.execPath, ['bin/openibs.js', ...args], {
+        cwd: ROOT,
+        env: freshEnv({ DATA_DIR: dataDir }),
+        timeout: CLI_TIMEOUT_MS,
+      });
+      return stdout;
+    } catch (error) {
+      const failed = error as { stdout?: string; stderr?: string; message: string };
+      throw new Error(
+        `openibs ${args.join(' ')} failed: ${failed.message}\n${failed.stderr ?? ''}`,
+      );
+    }
+  }
+
+  async function cliToken(): Promise<string> {
+    const output = await cli('token');
+    const token = output.trim();
+    // An access token is a JWT: three base64url parts, on one line.
+    assert.match(token, /^[\w-]+\.[\w-]+\.[\w-]+$/, `token output: ${output}`);
+    return token;
+  }
+
+  async function mainAccount(token: string): Promise<WireAccount> {
+    const response = await fetch(`${baseUrl}/accounts`, {
+      headers: { authorization: `Bearer ${token}`, clientid: demo.ibsClientId },
+      signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
+    });
+    const body = (await response.json()) as { statusCode: number; data: WireAccount[] };
+    assert.equal(response.status, 200, JSON.stringify(body));
+    assert.equal(body.statusCode, 200);
+    const account = body.data.find((item) => item.accountNumber === demo.mainAccountNumber);
+    assert.ok(account !== undefined, `main account ${demo.mainAccountNumber} is listed`);
+    return account;
+  }
+
+  before(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'openibs-quick-start-'));
+    port = await freePort();
+    baseUrl = `http://127.0.0.1:${port}`;
+  });
+
+  after(async () => {
+    await Promise.all(servers.map((server) => server.kill()));
+    if (dataDir !== undefined) {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  test('first start creates the demo client, prints the banner and serves the API', async () => {
+    const server = startServer();
+    const banner = await server.banner();
+    assert.match(banner, new RegExp(`running at ${baseUrl}\\n`));
+    assert.match(banner, /Created the demo client/);
+
+    demo = JSON.parse(await readFile(path.join(dataDir, 'sandbox-demo.json'), 'utf8')) as DemoFile;
+    assert.equal(demo.baseUrl, baseUrl);
+    assert.equal(bannerField(banner, 'OAuth client id:'), demo.oauthClientId);
+    assert.equal(bannerField(banner, 'ibs_client_id:'), demo.ibsClientId);
+    assert.equal(bannerField(banner, 'main account:'), demo.mainAccountNumber);
+    // Embedded PGlite keeps its files under DATA_DIR; the demo key is private to the user.
+    assert.ok((await stat(path.join(dataDir, 'pglite'))).isDirectory());
+    assert.equal((await stat(demo.privateKeyFile)).mode & 0o077, 0);
+
+    const health = await fetch(`${baseUrl}/health`, {
+      signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
+    });
+    assert.equal(health.status, 200);
+  });
+
+  test('`openibs token` prints an access token that lists the funded demo account', async () => {
+    const token = await cliToken();
+    const account = await mainAccount(token);
+    assert.equal(account.accountBalance, DEMO_OPENING_BALANCE);
+  });
+
+  test('`openibs sandbox:credit` moves the balance', async () => {
+    const output = await cli(
+      'sandbox:credit',
+      '--account',
+      demo.mainAccountNumber,
+      '--amount',
+      '2500',
+    );
+    const transfer = JSON.parse(output) as { _id?: unknown; type?: unknown };
+    assert.match(String(transfer._id), /^[0-9a-f]{24}$/);
+    assert.equal(transfer.type, 'Inwards');
+    // Below ₦10,000: no stamp duty.
+    const account = await mainAccount(await cliToken());
+    assert.equal(account.accountBalance, DEMO_OPENING_BALANCE + 2500);
+  });
+
+  test('SIGTERM shuts the server down gracefully with exit code 0', async () => {
+    const server = servers.at(-1);
+    assert.ok(server?.running, 'the server is still running');
+    const exit = await server.terminate();
+    assert.ok(exit !== undefined, `no exit within ${SHUTDOWN_TIMEOUT_MS} ms\n${server.log()}`);
+    assert.deepEqual(exit, { code: 0, signal: null }, server.log());
+  });
+
+  test('a restart on the same DATA_DIR and another PORT reuses the demo client and keeps the money', async () => {
+    // A new port: the CLI must follow the server, which rewrites sandbox-demo.json.
+    port = await freePort();
+    baseUrl = `http://127.0.0.1:${port}`;
+    const server = startServer();
+    const banner = await server.banner();
+    assert.match(banner, /Using the demo client/);
+    assert.doesNotMatch(banner, /Created the demo client/);
+    assert.equal(bannerField(banner, 'OAuth client id:'), demo.oauthClientId);
+    assert.equal(bannerField(banner, 'ibs_client_id:'), demo.ibsClientId);
+    assert.equal(bannerField(banner, 'main account:'), demo.mainAccountNumber);
+
+    const account = await mainAccount(await cliToken());
+    assert.equal(account.accountBalance, DEMO_OPENING_BALANCE + 2500);
+
+    const exit = await server.terminate();
+    assert.deepEqual(exit, { code: 0, signal: null }, server.log());
+  });
+});
