@@ -1,4 +1,7 @@
 import { readFile } from 'node:fs/promises';
+import { loadConfig } from '../config/config.ts';
+import { createDb } from '../db/create-db.ts';
+import { migrate } from '../db/migrate.ts';
 import { readDemoClient } from '../sandbox/demo-client.ts';
 import type { CliContext } from './cli-context.ts';
 import { signClientAssertion } from './client-assertion-signer.ts';
@@ -47,6 +50,20 @@ async function assertion(context: CliContext) {
 
 /** The command table; `openibs help` prints it. */
 export const COMMANDS: Record<string, { usage: string; run: Command }> = {
+  migrate: {
+    usage:
+      'migrate   apply pending migrations to DATABASE_URL (or DATA_DIR PGlite, server stopped)',
+    async run() {
+      const config = loadConfig();
+      const db = await createDb(config);
+      try {
+        const applied = await migrate(db);
+        return applied.length === 0 ? 'nothing to apply' : `applied ${applied.join(', ')}`;
+      } finally {
+        await db.close();
+      }
+    },
+  },
   token: {
     usage: 'token [--client-id ID --key private.pem] [--json]   print a fresh access token',
     async run(context) {
