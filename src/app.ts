@@ -19,6 +19,9 @@ import { createAccountService } from './modules/accounts/account-service.ts';
 import { accountRoutes } from './modules/accounts/routes/index.ts';
 import { createInboundCreditService } from './modules/transfers/inbound-credit-service.ts';
 import type { Clock } from './shared/clock.ts';
+import { destinationPolicy } from './webhooks/destination-guard.ts';
+import { webhookRoutes } from './webhooks/routes/index.ts';
+import { createWebhookService } from './webhooks/webhook-service.ts';
 
 export interface Secrets {
   readonly adminToken: string;
@@ -64,6 +67,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       accountService: services.accountService,
       institutionCode: deps.config.institutionCode,
     });
+    await authenticated.register(webhookRoutes, {
+      webhookService: services.webhookService,
+      clock: deps.clock,
+    });
   });
   await app.register(adminRoutes, {
     adminToken: deps.secrets.adminToken,
@@ -72,6 +79,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     institutionCode: deps.config.institutionCode,
     sandbox: deps.config.ibsEnv === 'sandbox',
     maxAmountKobo: deps.config.maxAmountKobo,
+    webhookService: services.webhookService,
   });
   return app;
 }
@@ -116,5 +124,18 @@ export function createServices(deps: Omit<AppDeps, 'logger'>) {
     settlementAccountId:
       config.ibsEnv === 'sandbox' ? GL_ACCOUNTS.sandboxExternalFloat : GL_ACCOUNTS.nipSettlement,
   });
-  return { accessTokens, tokenService, accountService, clientService, inboundCredits };
+  const webhookService = createWebhookService({
+    db,
+    clock,
+    policy: destinationPolicy(config),
+    secretRotationGraceSeconds: config.webhooks.secretRotationGraceSeconds,
+  });
+  return {
+    accessTokens,
+    tokenService,
+    accountService,
+    clientService,
+    inboundCredits,
+    webhookService,
+  };
 }

@@ -6,6 +6,7 @@ import { migrate } from './db/migrate.ts';
 import { type DemoClient, ensureDemoClient } from './sandbox/demo-client.ts';
 import { resolveSecrets } from './sandbox/secrets.ts';
 import { systemClock } from './shared/clock.ts';
+import { createConfiguredWebhookWorker } from './webhooks/webhook-worker.ts';
 
 /** Process entry: config, database, migrations, app, listen; closes cleanly on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
@@ -23,6 +24,11 @@ async function main(): Promise<void> {
       redact: ['req.headers.authorization', 'req.headers.clientid', 'req.body'],
     },
   });
+  const worker = config.webhooks.workerEnabled
+    ? createConfiguredWebhookWorker(config, db, systemClock, (error) =>
+        app.log.warn({ err: error }, 'webhook delivery round failed'),
+      )
+    : undefined;
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err !== undefined) {
       app.log.error({ err }, 'shutting down after an error');
@@ -30,9 +36,11 @@ async function main(): Promise<void> {
       app.log.info({ signal }, 'shutting down');
     }
     await app.close();
+    await worker?.stop();
     await db.close();
   });
   await app.listen({ port: config.port, host: config.host });
+  worker?.start();
   if (config.ibsEnv === 'sandbox') {
     const services = createServices({ config, db, clock: systemClock, secrets });
     const { demo, created } = await ensureDemoClient({

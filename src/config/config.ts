@@ -1,3 +1,4 @@
+import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '../webhooks/delivery-policy.ts';
 import { type EnvReader, readEnvBoolean, readEnvInt, readEnvString } from './env-reader.ts';
 
 export type IbsEnvironment = 'sandbox' | 'production';
@@ -26,6 +27,20 @@ export interface Config {
   readonly stampDutyThresholdKobo: bigint;
   readonly sandboxDemoBalanceKobo: bigint;
   readonly logLevel: string;
+  readonly webhooks: WebhookConfig;
+}
+
+export interface WebhookConfig {
+  /** Run the delivery worker inside the server process (the default). */
+  readonly workerEnabled: boolean;
+  readonly timeoutMs: number;
+  readonly retryScheduleSeconds: readonly number[];
+  readonly pollIntervalMs: number;
+  readonly batchSize: number;
+  readonly requireHttps: boolean;
+  readonly allowLoopback: boolean;
+  readonly allowPrivateNetworks: boolean;
+  readonly secretRotationGraceSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -74,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       BigInt(readEnvInt(read, 'SANDBOX_DEMO_BALANCE_NAIRA', { fallback: 1_000_000, min: 0 })) *
       100n,
     logLevel: readEnvString(read, 'LOG_LEVEL', { fallback: 'info' }) ?? 'info',
+    webhooks: readWebhookConfig(read, production),
   };
   if (production && config.databaseUrl === undefined) {
     read.problems.push('production runs on PostgreSQL only: set DATABASE_URL');
@@ -82,6 +98,43 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`invalid configuration:\n  - ${read.problems.join('\n  - ')}`);
   }
   return Object.freeze(config);
+}
+
+function readWebhookConfig(read: EnvReader, production: boolean): WebhookConfig {
+  return Object.freeze({
+    workerEnabled: readEnvBoolean(read, 'WEBHOOK_WORKER_ENABLED', true),
+    timeoutMs: readEnvInt(read, 'WEBHOOK_TIMEOUT_MS', { fallback: 15_000, min: 100, max: 120_000 }),
+    retryScheduleSeconds: readSchedule(read),
+    pollIntervalMs: readEnvInt(read, 'WEBHOOK_POLL_INTERVAL_MS', {
+      fallback: 250,
+      min: 10,
+      max: 60_000,
+    }),
+    batchSize: readEnvInt(read, 'WEBHOOK_BATCH_SIZE', { fallback: 32, min: 1, max: 500 }),
+    requireHttps: readEnvBoolean(read, 'WEBHOOK_REQUIRE_HTTPS', production),
+    allowLoopback: readEnvBoolean(read, 'WEBHOOK_ALLOW_LOOPBACK', !production),
+    allowPrivateNetworks: readEnvBoolean(read, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
+    secretRotationGraceSeconds: readEnvInt(read, 'WEBHOOK_SECRET_ROTATION_GRACE_SECONDS', {
+      fallback: 86_400,
+      min: 0,
+      max: 30 * 86_400,
+    }),
+  });
+}
+
+function readSchedule(read: EnvReader): readonly number[] {
+  const raw = readEnvString(read, 'WEBHOOK_RETRY_SCHEDULE_SECONDS', {});
+  if (raw === undefined) {
+    return DEFAULT_RETRY_SCHEDULE_SECONDS;
+  }
+  const delays = raw.split(',').map((item) => Number(item.trim()));
+  if (delays.some((delay) => !Number.isFinite(delay) || delay < 0)) {
+    read.problems.push(
+      `WEBHOOK_RETRY_SCHEDULE_SECONDS must be comma-separated seconds, got "${raw}"`,
+    );
+    return DEFAULT_RETRY_SCHEDULE_SECONDS;
+  }
+  return delays;
 }
 
 function readEnvironment(read: EnvReader): IbsEnvironment {

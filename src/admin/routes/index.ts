@@ -2,8 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ClientService } from '../../clients/client-service.ts';
 import { requireAdminToken } from '../../http/plugins/admin-auth.ts';
 import type { InboundCreditService } from '../../modules/transfers/inbound-credit-service.ts';
+import type { WebhookService } from '../../webhooks/webhook-service.ts';
 import { clientRoutes } from './clients.ts';
 import { sandboxCreditRoute } from './sandbox-credits.ts';
+import { adminWebhookRoutes } from './webhooks.ts';
 
 export interface AdminRoutesOptions {
   readonly adminToken: string;
@@ -12,6 +14,7 @@ export interface AdminRoutesOptions {
   readonly institutionCode: string;
   readonly sandbox: boolean;
   readonly maxAmountKobo: bigint;
+  readonly webhookService: WebhookService;
 }
 
 /** Operator API under /admin, authenticated by the admin token. */
@@ -19,4 +22,5 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
   requireAdminToken(app, options.adminToken);
   await app.register(clientRoutes, options);
   await app.register(sandboxCreditRoute, options);
+  await app.register(adminWebhookRoutes, options);
 };

@@ -6,10 +6,12 @@ import * as ledger from '../../ledger/ledger-service.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { newNipSessionId, newObjectId } from '../../shared/ids.ts';
 import type { Kobo } from '../../shared/money.ts';
+import { enqueueEvent } from '../../webhooks/outbox.ts';
 import { findAccountByNumber } from '../accounts/account-repository.ts';
 import { type StampDutyPolicy, stampDutyOnCredit } from './fee-schedule.ts';
 import { NIP_APPROVED, type Transfer } from './transfer.ts';
 import { insertTransfer } from './transfer-repository.ts';
+import { transferView } from './transfer-view.ts';
 
 export interface InboundCredit {
   readonly accountNumber: string;
@@ -50,6 +52,12 @@ export function createInboundCreditService(deps: InboundCreditDeps) {
         transferId: transfer.id,
         createdAt: transfer.createdAt,
         postings: creditPostings(transfer),
+      });
+      await enqueueEvent(tx, deps.clock, {
+        clientId: transfer.clientId,
+        type: 'transfer',
+        data: transferView(transfer),
+        callbackUrl: account.callbackUrl,
       });
       return transfer;
     });

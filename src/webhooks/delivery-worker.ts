@@ -1,0 +1,169 @@
+import type { Db } from '../db/db.ts';
+import type { Clock } from '../shared/clock.ts';
+import { nextAttemptAt, verdictFor } from './delivery-policy.ts';
+import {
+  disableEndpoint,
+  ensureEndpoint,
+  signingSecrets,
+  type WebhookEndpoint,
+} from './endpoint-repository.ts';
+import { claimDueEvents, recordAttempt, type WebhookEvent } from './event-repository.ts';
+import type { WebhookEventStatus } from './event-types.ts';
+import type { SendResult, WebhookSender } from './http-sender.ts';
+import { newWebhookSecret, signatureHeader } from './signer.ts';
+
+export interface DeliveryWorkerDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly sender: WebhookSender;
+  readonly retryScheduleSeconds: readonly number[];
+  readonly timeoutMs: number;
+  readonly batchSize: number;
+  readonly pollIntervalMs: number;
+  readonly onError?: (error: unknown) => void;
+}
+
+// A claim outlives the slowest possible attempt by this much, so no second worker can start
+// an attempt of the same event while the first may still be running.
+const LOCK_MARGIN_MS = 30_000;
+
+/**
+ * Claims due outbox events and delivers each as a signed POST of `{ type, data }`. Each attempt
+ * is recorded; failures are retried on the schedule, then marked failed for a replay.
+ */
+export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
+  let running = false;
+  let loopDone: Promise<void> | undefined;
+  let wake: (() => void) | undefined;
+
+  /** Claims one batch and delivers it; answers how many events it claimed. */
+  async function runOnce(): Promise<number> {
+    const now = deps.clock.now();
+    const events = await claimDueEvents(deps.db, {
+      now,
+      lockedUntil: new Date(now.getTime() + deps.timeoutMs + LOCK_MARGIN_MS),
+      limit: deps.batchSize,
+    });
+    await Promise.all(events.map((event) => deliver(event)));
+    return events.length;
+  }
+
+  async function deliver(event: WebhookEvent): Promise<void> {
+    const attemptedAt = deps.clock.now();
+    const endpoint = await ensureEndpoint(deps.db, event.clientId, newWebhookSecret(), attemptedAt);
+    const url = event.callbackUrl ?? endpoint.url;
+    const refusal = destinationRefusal(event, endpoint);
+    const result: SendResult =
+      refusal !== undefined || url === null
+        ? { statusCode: undefined, latencyMs: 0, error: refusal, responseExcerpt: undefined }
+        : await deps.sender.send(
+            url,
+            headersFor(event, endpoint, attemptedAt),
+            JSON.stringify(event.payload),
+          );
+    const next = await decide(event, endpoint, result, refusal !== undefined);
+    await deps.db.transaction((tx) =>
+      recordAttempt(tx, {
+        eventId: event.id,
+        attempt: event.attempts,
+        status: next.status,
+        nextAttemptAt: next.at,
+        record: {
+          attemptedAt,
+          url,
+          statusCode: result.statusCode ?? null,
+          latencyMs: result.latencyMs,
+          error: result.error ?? null,
+          responseExcerpt: result.responseExcerpt ?? null,
+        },
+      }),
+    );
+  }
+
+  /** The event's status after this attempt; a 410 from the client's own URL disables it. */
+  async function decide(
+    event: WebhookEvent,
+    endpoint: WebhookEndpoint,
+    result: SendResult,
+    refused: boolean,
+  ): Promise<{ status: WebhookEventStatus; at?: Date }> {
+    const verdict = refused ? 'refused' : verdictFor(result.statusCode);
+    if (verdict === 'delivered') {
+      return { status: 'delivered' };
+    }
+    if (verdict === 'gone' && event.callbackUrl === null) {
+      await disableEndpoint(deps.db, endpoint.clientId, '410 Gone', deps.clock.now());
+    }
+    if (verdict !== 'retry') {
+      return { status: 'failed' };
+    }
+    const attemptInRound = event.attempts - event.replayBase;
+    const at = nextAttemptAt(attemptInRound, deps.clock.now(), deps.retryScheduleSeconds);
+    return at === undefined ? { status: 'failed' } : { status: 'pending', at };
+  }
+
+  function headersFor(event: WebhookEvent, endpoint: WebhookEndpoint, at: Date) {
+    const timestamp = Math.floor(at.getTime() / 1000);
+    return {
+      'content-type': 'application/json',
+      'user-agent': 'OpenIBS-Webhooks/1.0',
+      'webhook-id': event.id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signatureHeader(
+        event.id,
+        timestamp,
+        JSON.stringify(event.payload),
+        signingSecrets(endpoint, at),
+      ),
+    };
+  }
+
+  async function loop(): Promise<void> {
+    while (running) {
+      let claimed = 0;
+      try {
+        claimed = await runOnce();
+      } catch (error) {
+        // The database may be restarting; claimed rows unlock by themselves, so nothing is lost.
+        deps.onError?.(error);
+      }
+      if (claimed < deps.batchSize && running) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, deps.pollIntervalMs);
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+    }
+  }
+
+  return {
+    runOnce,
+    start(): void {
+      if (!running) {
+        running = true;
+        loopDone = loop();
+      }
+    },
+    /** Lets in-flight deliveries finish, then stops. */
+    async stop(): Promise<void> {
+      running = false;
+      wake?.();
+      await loopDone;
+    },
+  };
+}
+
+export type DeliveryWorker = ReturnType<typeof createDeliveryWorker>;
+
+function destinationRefusal(event: WebhookEvent, endpoint: WebhookEndpoint): string | undefined {
+  if (event.callbackUrl === null && endpoint.url === null) {
+    return 'no webhook URL is configured';
+  }
+  if (event.callbackUrl === null && endpoint.disabledAt !== null) {
+    return `the webhook endpoint is disabled (${endpoint.disabledReason ?? 'by the operator'})`;
+  }
+  return undefined;
+}

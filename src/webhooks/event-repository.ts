@@ -1,0 +1,228 @@
+import type { Queryable } from '../db/db.ts';
+import type { WebhookEventStatus } from './event-types.ts';
+
+export interface WebhookEvent {
+  readonly id: string;
+  readonly clientId: string;
+  readonly type: string;
+  readonly payload: unknown;
+  readonly callbackUrl: string | null;
+  readonly status: WebhookEventStatus;
+  readonly attempts: number;
+  /** Attempts made before the last replay. */
+  readonly replayBase: number;
+  readonly nextAttemptAt: Date;
+  readonly lastError: string | null;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+  readonly deliveredAt: Date | null;
+}
+
+export interface WebhookAttempt {
+  readonly attempt: number;
+  readonly attemptedAt: Date;
+  readonly url: string | null;
+  readonly statusCode: number | null;
+  readonly latencyMs: number;
+  readonly error: string | null;
+  readonly responseExcerpt: string | null;
+}
+
+interface EventRow {
+  id: string;
+  client_id: string;
+  type: string;
+  payload: unknown;
+  callback_url: string | null;
+  status: WebhookEventStatus;
+  attempts: number;
+  replay_base: number;
+  next_attempt_at: Date;
+  last_error: string | null;
+  created_at: Date;
+  updated_at: Date;
+  delivered_at: Date | null;
+}
+
+const EVENT_COLUMNS = `id, client_id, type, payload, callback_url, status, attempts, replay_base,
+  next_attempt_at, last_error, created_at, updated_at, delivered_at`;
+
+function toEvent(row: EventRow): WebhookEvent {
+  return {
+    id: row.id,
+    clientId: row.client_id,
+    type: row.type,
+    payload: row.payload,
+    callbackUrl: row.callback_url,
+    status: row.status,
+    attempts: row.attempts,
+    replayBase: row.replay_base,
+    nextAttemptAt: row.next_attempt_at,
+    lastError: row.last_error,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    deliveredAt: row.delivered_at,
+  };
+}
+
+/**
+ * Claims due events for one attempt each: the attempt counter goes up and the row is locked
+ * until `lockedUntil`. SKIP LOCKED lets several workers claim disjoint batches at once.
+ */
+export async function claimDueEvents(
+  db: Queryable,
+  claim: { now: Date; lockedUntil: Date; limit: number },
+): Promise<WebhookEvent[]> {
+  const rows = await db.query<EventRow>(
+    `UPDATE webhook_events SET attempts = attempts + 1, locked_until = $2
+      WHERE id IN (
+        SELECT id FROM webhook_events
+         WHERE status = 'pending' AND next_attempt_at <= $1
+           AND (locked_until IS NULL OR locked_until <= $1)
+         ORDER BY next_attempt_at
+         LIMIT $3
+         FOR UPDATE SKIP LOCKED)
+      RETURNING ${EVENT_COLUMNS}`,
+    [claim.now, claim.lockedUntil, claim.limit],
+  );
+  return rows.map(toEvent);
+}
+
+export interface AttemptOutcome {
+  readonly eventId: string;
+  /** The attempt number the worker claimed: a fence against a worker whose lock expired. */
+  readonly attempt: number;
+  readonly status: WebhookEventStatus;
+  readonly nextAttemptAt?: Date | undefined;
+  readonly record: Omit<WebhookAttempt, 'attempt'>;
+}
+
+/** Records the attempt and settles the event, unless another worker has since claimed it. */
+export async function recordAttempt(db: Queryable, outcome: AttemptOutcome): Promise<boolean> {
+  const updated = await db.query(
+    `UPDATE webhook_events SET status = $3, next_attempt_at = coalesce($4, next_attempt_at),
+        locked_until = NULL, last_error = $5, updated_at = $6,
+        delivered_at = CASE WHEN $3 = 'delivered' THEN $6 ELSE delivered_at END
+      WHERE id = $1 AND attempts = $2 AND status = 'pending'
+      RETURNING id`,
+    [
+      outcome.eventId,
+      outcome.attempt,
+      outcome.status,
+      outcome.nextAttemptAt ?? null,
+      outcome.record.error,
+      outcome.record.attemptedAt,
+    ],
+  );
+  if (updated.length === 0) {
+    return false;
+  }
+  const { record } = outcome;
+  await db.query(
+    `INSERT INTO webhook_attempts (event_id, attempt, attempted_at, url, status_code, latency_ms,
+        error, response_excerpt) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [
+      outcome.eventId,
+      outcome.attempt,
+      record.attemptedAt,
+      record.url,
+      record.statusCode,
+      record.latencyMs,
+      record.error,
+      record.responseExcerpt,
+    ],
+  );
+  return true;
+}
+
+export interface EventFilter {
+  readonly clientId: string;
+  readonly status?: WebhookEventStatus;
+  readonly type?: string;
+  readonly offset: number;
+  readonly limit: number;
+}
+
+export async function listEvents(
+  db: Queryable,
+  filter: EventFilter,
+): Promise<{ events: WebhookEvent[]; total: number }> {
+  const where = `client_id = $1 AND ($2::text IS NULL OR status = $2) AND ($3::text IS NULL OR type = $3)`;
+  const params = [filter.clientId, filter.status ?? null, filter.type ?? null];
+  const [rows, counts] = await Promise.all([
+    db.query<EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM webhook_events WHERE ${where}
+        ORDER BY created_at DESC, id DESC OFFSET $4 LIMIT $5`,
+      [...params, filter.offset, filter.limit],
+    ),
+    db.query<{ total: bigint }>(
+      `SELECT count(*) AS total FROM webhook_events WHERE ${where}`,
+      params,
+    ),
+  ]);
+  return { events: rows.map(toEvent), total: Number(counts[0]?.total ?? 0n) };
+}
+
+export async function findClientEvent(
+  db: Queryable,
+  clientId: string,
+  eventId: string,
+): Promise<WebhookEvent | undefined> {
+  const rows = await db.query<EventRow>(
+    `SELECT ${EVENT_COLUMNS} FROM webhook_events WHERE id = $1 AND client_id = $2`,
+    [eventId, clientId],
+  );
+  return rows[0] === undefined ? undefined : toEvent(rows[0]);
+}
+
+export async function listAttempts(db: Queryable, eventIds: readonly string[]) {
+  const rows = await db.query<{
+    event_id: string;
+    attempt: number;
+    attempted_at: Date;
+    url: string | null;
+    status_code: number | null;
+    latency_ms: number;
+    error: string | null;
+    response_excerpt: string | null;
+  }>(
+    `SELECT event_id, attempt, attempted_at, url, status_code, latency_ms, error, response_excerpt
+       FROM webhook_attempts WHERE event_id = ANY($1) ORDER BY event_id, attempt`,
+    [eventIds],
+  );
+  const byEvent = new Map<string, WebhookAttempt[]>();
+  for (const row of rows) {
+    const attempts = byEvent.get(row.event_id) ?? [];
+    attempts.push({
+      attempt: row.attempt,
+      attemptedAt: row.attempted_at,
+      url: row.url,
+      statusCode: row.status_code,
+      latencyMs: row.latency_ms,
+      error: row.error,
+      responseExcerpt: row.response_excerpt,
+    });
+    byEvent.set(row.event_id, attempts);
+  }
+  return byEvent;
+}
+
+/**
+ * Puts events back in the queue for one more round of attempts, with the same webhook-id (the
+ * receiver's idempotency key). Delivered events are replayed only when asked by id.
+ */
+export async function requeueEvents(
+  db: Queryable,
+  requeue: { clientId: string; now: Date; eventId?: string; failedSince?: Date },
+): Promise<number> {
+  const rows = await db.query(
+    `UPDATE webhook_events SET status = 'pending', next_attempt_at = $2, locked_until = NULL,
+        replay_base = attempts, updated_at = $2
+      WHERE client_id = $1 AND status <> 'pending'
+        AND ($3::text IS NULL OR id = $3)
+        AND ($4::timestamptz IS NULL OR (status = 'failed' AND created_at >= $4))
+      RETURNING id`,
+    [requeue.clientId, requeue.now, requeue.eventId ?? null, requeue.failedSince ?? null],
+  );
+  return rows.length;
+}

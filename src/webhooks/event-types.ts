@@ -1,0 +1,9 @@
+/**
+ * Event types OpenIBS sends. The envelope is `{ type, data }` where `data` is the same object the
+ * API returns for that resource (docs/webhooks.md lists each with an example).
+ */
+export const WEBHOOK_EVENT_TYPES = ['transfer', 'virtualAccount.transfer'] as const;
+
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+export type WebhookEventStatus = 'pending' | 'delivered' | 'failed';
