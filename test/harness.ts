@@ -22,10 +22,13 @@ export interface TestApp {
 }
 
 /** The app as production builds it, on a fresh database, with a clock the test controls. */
-export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function buildTestApp(
+  env: Record<string, string> = {},
+  options: { clockStart?: Date } = {},
+): Promise<TestApp> {
   const testDb = await createTestDb();
   const config = loadConfig({ PUBLIC_BASE_URL: TEST_BASE_URL, ...env });
-  const clock = new ManualClock(new Date('2026-03-02T09:00:00.000Z'));
+  const clock = new ManualClock(options.clockStart ?? new Date('2026-03-02T09:00:00.000Z'));
   const deps = { config, db: testDb.db, clock, secrets: TEST_SECRETS };
   const app = await buildApp(deps);
   await app.ready();

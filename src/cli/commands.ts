@@ -110,6 +110,37 @@ export const COMMANDS: Record<string, { usage: string; run: Command }> = {
       });
     },
   },
+  'webhooks:set': {
+    usage: 'webhooks:set --client ID --url URL   set a client webhook URL (prints the secret)',
+    run: (context) =>
+      call(context, 'PUT', `/admin/clients/${required(context, 'client')}/webhook`, {
+        url: required(context, 'url'),
+      }),
+  },
+  'webhooks:list': {
+    usage: 'webhooks:list --client ID [--status failed]   deliveries with their attempts',
+    run: (context) => {
+      const status =
+        typeof context.options.status === 'string' ? `?status=${context.options.status}` : '';
+      return call(
+        context,
+        'GET',
+        `/admin/clients/${required(context, 'client')}/webhooks/deliveries${status}`,
+      );
+    },
+  },
+  'webhooks:replay': {
+    usage: 'webhooks:replay --client ID (--event ID | --since DATE)   send deliveries again',
+    run: (context) => {
+      const client = required(context, 'client');
+      const event = context.options.event;
+      return typeof event === 'string'
+        ? call(context, 'POST', `/admin/clients/${client}/webhooks/deliveries/${event}/replay`)
+        : call(context, 'POST', `/admin/clients/${client}/webhooks/replay`, {
+            since: required(context, 'since'),
+          });
+    },
+  },
   'sandbox:credit': {
     usage: 'sandbox:credit --account NUMBER --amount NAIRA [--narration TEXT]   inbound credit',
     run: (context) =>

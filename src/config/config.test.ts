@@ -73,6 +73,25 @@ describe('loadConfig', () => {
     assert.throws(() => loadConfig({ IBS_ENV: 'staging' }), /IBS_ENV/);
   });
 
+  it('guards webhook destinations: https and public addresses only in production', () => {
+    const production = loadConfig(PRODUCTION).webhooks;
+    assert.equal(production.requireHttps, true);
+    assert.equal(production.allowLoopback, false);
+    const sandbox = loadConfig({}).webhooks;
+    assert.equal(sandbox.requireHttps, false);
+    assert.equal(sandbox.allowLoopback, true);
+    assert.equal(sandbox.allowPrivateNetworks, false);
+    assert.deepEqual(
+      sandbox.retryScheduleSeconds,
+      [5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400],
+    );
+    assert.deepEqual(
+      loadConfig({ WEBHOOK_RETRY_SCHEDULE_SECONDS: '1, 2' }).webhooks.retryScheduleSeconds,
+      [1, 2],
+    );
+    assert.throws(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE_SECONDS: '1,soon' }), /WEBHOOK_RETRY/);
+  });
+
   it('adds extra assertion audiences', () => {
     const config = loadConfig({ ASSERTION_AUDIENCES: 'https://api.sandbox.safehavenmfb.com/, x' });
     assert.ok(config.assertionAudiences.includes('https://api.sandbox.safehavenmfb.com'));
