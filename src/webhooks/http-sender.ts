@@ -25,8 +25,8 @@ export function createHttpSender(options: {
 }): WebhookSender {
   const lookup = guardedLookup(options.policy);
   const agents = {
-    'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }),
-    'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }),
+    'http:': new http.Agent({ keepAlive: true }),
+    'https:': new https.Agent({ keepAlive: true }),
   };
   return {
     async send(rawUrl, headers, body) {
