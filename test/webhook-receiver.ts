@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 export type ReceiverMode = 'ok' | 'error' | 'gone' | 'hang';
 
 export interface ReceivedRequest {
+  readonly method: string | undefined;
   readonly path: string;
   readonly headers: IncomingHttpHeaders;
   readonly body: string;
@@ -32,7 +33,12 @@ export class WebhookReceiver {
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
         const body = Buffer.concat(chunks).toString('utf8');
-        this.requests.push({ path: request.url ?? '/', headers: request.headers, body });
+        this.requests.push({
+          method: request.method,
+          path: request.url ?? '/',
+          headers: request.headers,
+          body,
+        });
         this.answer(String(request.headers['webhook-id']), response);
       });
     });

@@ -52,15 +52,16 @@ export async function insertAppKey(
   );
 }
 
+const SELECT_ACTIVE_APP = `SELECT id, client_id, oauth_client_id, name, created_at FROM oauth_apps
+  WHERE revoked_at IS NULL`;
+
 export async function findActiveAppByOAuthClientId(
   db: Queryable,
   oauthClientId: string,
 ): Promise<OAuthAppRecord | undefined> {
-  const rows = await db.query<AppRow>(
-    `SELECT id, client_id, oauth_client_id, name, created_at FROM oauth_apps
-      WHERE oauth_client_id = $1 AND revoked_at IS NULL`,
-    [oauthClientId],
-  );
+  const rows = await db.query<AppRow>(`${SELECT_ACTIVE_APP} AND oauth_client_id = $1`, [
+    oauthClientId,
+  ]);
   return rows[0] === undefined ? undefined : toApp(rows[0]);
 }
 
@@ -68,11 +69,7 @@ export async function findActiveAppById(
   db: Queryable,
   appId: string,
 ): Promise<OAuthAppRecord | undefined> {
-  const rows = await db.query<AppRow>(
-    `SELECT id, client_id, oauth_client_id, name, created_at FROM oauth_apps
-      WHERE id = $1 AND revoked_at IS NULL`,
-    [appId],
-  );
+  const rows = await db.query<AppRow>(`${SELECT_ACTIVE_APP} AND id = $1`, [appId]);
   return rows[0] === undefined ? undefined : toApp(rows[0]);
 }
 

@@ -1,25 +1,21 @@
 // End to end: the README quick start on a fresh machine. The server runs as `npm start` runs it
 // (a real process on embedded PGlite under a fresh DATA_DIR), the CLI as a user runs it.
 import assert from 'node:assert/strict';
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { freePort, ROOT, ServerProcess } from '../server-process.ts';
 
 const execFileAsync = promisify(execFile);
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const STARTUP_TIMEOUT_MS = 60_000;
 const SHUTDOWN_TIMEOUT_MS = 15_000;
 const CLI_TIMEOUT_MS = 30_000;
 const HTTP_TIMEOUT_MS = 10_000;
 /** The README's sandbox: ₦1,000,000 opening credit, less ₦50 stamp duty. */
 const DEMO_OPENING_BALANCE = 999_950;
-const BANNER = /OpenIBS sandbox is running at [^\n]*\n[\s\S]*API reference:[^\n]*\/docs\n/;
 
 interface DemoFile {
   ibsClientId: string;
@@ -35,23 +31,6 @@ interface WireAccount {
   accountBalance: number;
 }
 
-interface Exit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-}
-
-/** A port nobody listens on right now: bind to port 0, read it, let it go. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 /** What a fresh shell has: no DATABASE_URL, no secrets, no OpenIBS settings. */
 function freshEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...extra };
@@ -62,83 +41,6 @@ function freshEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
     }
   }
   return env;
-}
-
-class ServerProcess {
-  readonly child: ChildProcess;
-  readonly exited: Promise<Exit>;
-  private stdout = '';
-  private stderr = '';
-  private exit: Exit | undefined;
-
-  constructor(env: NodeJS.ProcessEnv) {
-    // `npm start` runs the TypeScript entry through tsx, with no build step.
-    this.child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-      cwd: ROOT,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    this.child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-      this.stdout += chunk;
-    });
-    this.child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-      this.stderr += chunk;
-    });
-    this.exited = new Promise((resolve) => {
-      this.child.once('exit', (code, signal) => {
-        this.exit = { code, signal };
-        resolve(this.exit);
-      });
-    });
-  }
-
-  get running(): boolean {
-    return this.exit === undefined;
-  }
-
-  /** The sandbox banner, once the server has printed all of it. */
-  async banner(timeoutMs = STARTUP_TIMEOUT_MS): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
-      const match = BANNER.exec(this.stdout);
-      if (match !== null) {
-        return match[0];
-      }
-      if (!this.running) {
-        throw new Error(
-          `server exited (${JSON.stringify(this.exit)}) before its banner\n${this.log()}`,
-        );
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error(`no sandbox banner within ${timeoutMs} ms\n${this.log()}`);
-  }
-
-  /** SIGTERM, then the exit, or undefined if it has not exited within the timeout. */
-  async terminate(timeoutMs = SHUTDOWN_TIMEOUT_MS): Promise<Exit | undefined> {
-    this.child.kill('SIGTERM');
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), timeoutMs);
-    });
-    try {
-      return await Promise.race([this.exited, timedOut]);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  /** Last resort for the after hook: nothing may outlive the test. */
-  async kill(): Promise<void> {
-    if (this.running) {
-      this.child.kill('SIGKILL');
-      await this.exited;
-    }
-  }
-
-  log(): string {
-    return `--- stdout ---\n${this.stdout.slice(-4000)}\n--- stderr ---\n${this.stderr.slice(-4000)}`;
-  }
 }
 
 function bannerField(banner: string, label: string): string {

@@ -2,38 +2,22 @@
 // database, while this test reads that database from its own connection. Embedded PGlite is one
 // session inside one process, so it can neither be shared with the server nor survive its death.
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import http from 'node:http';
-import { type AddressInfo, createServer } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { Webhook } from 'standardwebhooks';
+import { freePort, ServerProcess } from '../server-process.ts';
 import { createTestDb, type TestDb } from '../test-db.ts';
+import { type ReceivedRequest, WebhookReceiver } from '../webhook-receiver.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const STARTUP_TIMEOUT_MS = 60_000;
 const DELIVERY_TIMEOUT_MS = 30_000;
 const HTTP_TIMEOUT_MS = 10_000;
 /** After the delivery, how long to keep listening for a duplicate (many poll intervals). */
 const QUIET_PERIOD_MS = 1_000;
 const ADMIN_TOKEN = 'crash-test-admin-token-0123456789abcdefghij';
 const TOKEN_SIGNING_SECRET = 'crash-test-signing-secret-0123456789abcdefghij';
-const BANNER = /OpenIBS sandbox is running at [^\n]*\n[\s\S]*API reference:[^\n]*\/docs\n/;
-
-interface Exit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-}
-
-interface ReceivedRequest {
-  readonly method: string | undefined;
-  readonly url: string | undefined;
-  readonly headers: http.IncomingHttpHeaders;
-  readonly body: string;
-}
 
 interface EventRow {
   id: string;
@@ -48,108 +32,6 @@ interface AttemptRow {
   status_code: number | null;
   url: string | null;
   error: string | null;
-}
-
-/** A port nobody listens on right now: bind to port 0, read it, let it go. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-/** A webhook receiver on 127.0.0.1 that answers 200 and keeps every request it gets. */
-async function startReceiver() {
-  const requests: ReceivedRequest[] = [];
-  const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      requests.push({
-        method: request.method,
-        url: request.url,
-        headers: request.headers,
-        body: Buffer.concat(chunks).toString('utf8'),
-      });
-      response.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/openibs/webhooks`,
-    requests,
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-/** `npm start` as a child process, with its output kept for failure messages. */
-class ServerProcess {
-  readonly child: ChildProcess;
-  readonly exited: Promise<Exit>;
-  private output = '';
-  private exit: Exit | undefined;
-
-  constructor(env: NodeJS.ProcessEnv) {
-    this.child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-      cwd: ROOT,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    for (const stream of [this.child.stdout, this.child.stderr]) {
-      stream?.setEncoding('utf8').on('data', (chunk: string) => {
-        this.output += chunk;
-      });
-    }
-    this.exited = new Promise((resolve) => {
-      this.child.once('exit', (code, signal) => {
-        this.exit = { code, signal };
-        resolve(this.exit);
-      });
-    });
-  }
-
-  get running(): boolean {
-    return this.exit === undefined;
-  }
-
-  /** Resolves once the sandbox banner is out: listening, migrated, demo client in place. */
-  async ready(): Promise<void> {
-    const deadline = Date.now() + STARTUP_TIMEOUT_MS;
-    while (!BANNER.test(this.output)) {
-      if (!this.running) {
-        throw new Error(
-          `server exited (${JSON.stringify(this.exit)}) before its banner\n${this.log()}`,
-        );
-      }
-      if (Date.now() > deadline) {
-        throw new Error(`no sandbox banner within ${STARTUP_TIMEOUT_MS} ms\n${this.log()}`);
-      }
-      await sleep(100);
-    }
-  }
-
-  /** SIGKILL: no shutdown hook runs, nothing in flight gets finished. */
-  async kill(): Promise<Exit> {
-    if (this.running) {
-      this.child.kill('SIGKILL');
-    }
-    return this.exited;
-  }
-
-  log(): string {
-    return `--- server output ---\n${this.output.slice(-6000)}`;
-  }
 }
 
 function sleep(ms: number): Promise<void> {
@@ -177,7 +59,7 @@ async function waitFor<T>(
 }
 
 /** The three Standard Webhooks headers, as the verifier wants them. */
-function signedHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {
+function signedHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   const picked: Record<string, string> = {};
   for (const name of ['webhook-id', 'webhook-timestamp', 'webhook-signature']) {
     const value = headers[name];
@@ -193,7 +75,7 @@ describe('webhook delivery survives a SIGKILL between commit and delivery (Postg
   let testDb: TestDb;
   let databaseUrl: string;
   let dataDir: string;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  const receiver = new WebhookReceiver();
   const servers: ServerProcess[] = [];
 
   async function startServer(extra: Record<string, string>): Promise<{
@@ -218,7 +100,7 @@ describe('webhook delivery survives a SIGKILL between commit and delivery (Postg
     }
     const server = new ServerProcess(env);
     servers.push(server);
-    await server.ready();
+    await server.banner();
     return { server, baseUrl: `http://127.0.0.1:${port}` };
   }
 
@@ -257,12 +139,12 @@ describe('webhook delivery survives a SIGKILL between commit and delivery (Postg
     assert.ok(testDb.url !== undefined, 'createTestDb gave a PostgreSQL database');
     databaseUrl = testDb.url;
     dataDir = await mkdtemp(path.join(tmpdir(), 'openibs-webhook-crash-'));
-    receiver = await startReceiver();
+    await receiver.start();
   });
 
   after(async () => {
     await Promise.all(servers.map((server) => server.kill()));
-    await receiver?.close();
+    await receiver.stop();
     await testDb?.close();
     if (dataDir !== undefined) {
       await rm(dataDir, { recursive: true, force: true });
@@ -276,9 +158,9 @@ describe('webhook delivery survives a SIGKILL between commit and delivery (Postg
     const clientId = client._id as string;
     const accountNumber = (client.mainAccount as { accountNumber: string }).accountNumber;
     const settings = await admin(first.baseUrl, 'PUT', `/admin/clients/${clientId}/webhook`, {
-      url: receiver.url,
+      url: receiver.url(),
     });
-    assert.equal(settings.url, receiver.url);
+    assert.equal(settings.url, receiver.url());
     const secret = settings.secret as string;
     assert.match(secret, /^whsec_/);
     const transfer = await admin(first.baseUrl, 'POST', '/admin/sandbox/credits', {
@@ -323,7 +205,7 @@ describe('webhook delivery survives a SIGKILL between commit and delivery (Postg
     assert.equal(receiver.requests.length, 1, 'exactly one delivery');
     const delivery = receiver.requests[0] as ReceivedRequest;
     assert.equal(delivery.method, 'POST');
-    assert.equal(delivery.url, '/openibs/webhooks');
+    assert.equal(delivery.path, '/hooks');
     assert.match(String(delivery.headers['content-type']), /^application\/json/);
     assert.equal(delivery.headers['webhook-id'], event.id);
 
@@ -343,6 +225,11 @@ describe('webhook delivery survives a SIGKILL between commit and delivery (Postg
     assert.equal(delivered?.attempts, 1);
     const attempts = await attemptsOf(event.id);
     assert.equal(attempts.length, 1, JSON.stringify(attempts));
-    assert.deepEqual(attempts[0], { attempt: 1, status_code: 200, url: receiver.url, error: null });
+    assert.deepEqual(attempts[0], {
+      attempt: 1,
+      status_code: 200,
+      url: receiver.url(),
+      error: null,
+    });
   });
 });

@@ -1,0 +1,104 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { type AddressInfo, createServer } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+const STARTUP_TIMEOUT_MS = 60_000;
+const SHUTDOWN_TIMEOUT_MS = 15_000;
+const BANNER = /OpenIBS sandbox is running at [^\n]*\n[\s\S]*API reference:[^\n]*\/docs\n/;
+
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** A port nobody listens on right now: bind to port 0, read it, let it go. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** The server as `npm start` runs it, as a child process whose output is kept for failures. */
+export class ServerProcess {
+  readonly child: ChildProcess;
+  readonly exited: Promise<Exit>;
+  private output = '';
+  private exit: Exit | undefined;
+
+  constructor(env: NodeJS.ProcessEnv) {
+    this.child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    for (const stream of [this.child.stdout, this.child.stderr]) {
+      stream?.setEncoding('utf8').on('data', (chunk: string) => {
+        this.output += chunk;
+      });
+    }
+    this.exited = new Promise((resolve) => {
+      this.child.once('exit', (code, signal) => {
+        this.exit = { code, signal };
+        resolve(this.exit);
+      });
+    });
+  }
+
+  get running(): boolean {
+    return this.exit === undefined;
+  }
+
+  /** The sandbox banner, once printed in full: listening, migrated, demo client in place. */
+  async banner(timeoutMs = STARTUP_TIMEOUT_MS): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const match = BANNER.exec(this.output);
+      if (match !== null) {
+        return match[0];
+      }
+      if (!this.running) {
+        throw new Error(
+          `server exited (${JSON.stringify(this.exit)}) before its banner\n${this.log()}`,
+        );
+      }
+      if (Date.now() > deadline) {
+        throw new Error(`no sandbox banner within ${timeoutMs} ms\n${this.log()}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** SIGTERM, then the exit, or undefined if it has not exited within the timeout. */
+  async terminate(timeoutMs = SHUTDOWN_TIMEOUT_MS): Promise<Exit | undefined> {
+    this.child.kill('SIGTERM');
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), timeoutMs);
+    });
+    try {
+      return await Promise.race([this.exited, timedOut]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** SIGKILL: no shutdown hook runs, nothing in flight is finished. */
+  async kill(): Promise<Exit> {
+    if (this.running) {
+      this.child.kill('SIGKILL');
+    }
+    return this.exited;
+  }
+
+  log(): string {
+    return `--- server output ---\n${this.output.slice(-6000)}`;
+  }
+}
