@@ -4,6 +4,7 @@ import { newSecretToken } from '../shared/ids.ts';
 import type { Principal } from './principal.ts';
 
 const ACCESS_TOKEN_AUDIENCE = 'openibs-api';
+const VERIFIED_CACHE_MAX = 10_000;
 
 export interface AccessTokenIssuer {
   issue(principal: Principal): Promise<string>;
@@ -23,6 +24,10 @@ export function createAccessTokenIssuer(options: {
   clock: Clock;
 }): AccessTokenIssuer {
   const key = new TextEncoder().encode(options.secret);
+  // Verified tokens, by their exact text, until they expire: a cache hit skips the HMAC and
+  // JSON work (about half the CPU of a small authenticated request). Bounded; cleared when full.
+  const verified = new Map<string, { principal: Principal; expiresAtMs: number }>();
+  const nowMs = () => options.clock.now().getTime();
   return {
     ttlSeconds: options.ttlSeconds,
     async issue(principal) {
@@ -38,25 +43,46 @@ export function createAccessTokenIssuer(options: {
         .sign(key);
     },
     async verify(token) {
-      try {
-        const { payload } = await jwtVerify(token, key, {
-          algorithms: ['HS256'],
-          issuer: options.issuer,
-          audience: ACCESS_TOKEN_AUDIENCE,
-          currentDate: options.clock.now(),
-          requiredClaims: ['exp', 'sub'],
-        });
-        const { sub, cid, azp } = payload;
-        if (typeof sub !== 'string' || typeof cid !== 'string' || typeof azp !== 'string') {
-          return undefined;
+      const cached = verified.get(token);
+      if (cached !== undefined) {
+        if (cached.expiresAtMs > nowMs()) {
+          return cached.principal;
         }
-        return { appId: sub, clientId: cid, oauthClientId: azp };
-      } catch (error) {
-        if (error instanceof errors.JOSEError) {
-          return undefined;
-        }
-        throw error;
+        verified.delete(token);
+        return undefined;
       }
+      const entry = await verifySignedToken(token);
+      if (entry === undefined) {
+        return undefined;
+      }
+      if (verified.size >= VERIFIED_CACHE_MAX) {
+        verified.clear();
+      }
+      verified.set(token, entry);
+      return entry.principal;
     },
   };
+
+  async function verifySignedToken(token: string) {
+    try {
+      const { payload } = await jwtVerify(token, key, {
+        algorithms: ['HS256'],
+        issuer: options.issuer,
+        audience: ACCESS_TOKEN_AUDIENCE,
+        currentDate: options.clock.now(),
+        requiredClaims: ['exp', 'sub'],
+      });
+      const { sub, cid, azp, exp } = payload;
+      if (typeof sub !== 'string' || typeof cid !== 'string' || typeof azp !== 'string') {
+        return undefined;
+      }
+      const principal: Principal = { appId: sub, clientId: cid, oauthClientId: azp };
+      return { principal, expiresAtMs: (exp ?? 0) * 1000 };
+    } catch (error) {
+      if (error instanceof errors.JOSEError) {
+        return undefined;
+      }
+      throw error;
+    }
+  }
 }

@@ -44,13 +44,24 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
       lockedUntil: new Date(now.getTime() + deps.timeoutMs + LOCK_MARGIN_MS),
       limit: deps.batchSize,
     });
-    await Promise.all(events.map((event) => deliver(event)));
+    // One endpoint lookup per client per batch, however many of its events the batch holds.
+    const endpoints = new Map<string, Promise<WebhookEndpoint>>();
+    const endpointOf = (clientId: string) => {
+      let endpoint = endpoints.get(clientId);
+      if (endpoint === undefined) {
+        endpoint = ensureEndpoint(deps.db, clientId, newWebhookSecret(), now);
+        endpoints.set(clientId, endpoint);
+      }
+      return endpoint;
+    };
+    await Promise.all(
+      events.map(async (event) => deliver(event, await endpointOf(event.clientId))),
+    );
     return events.length;
   }
 
-  async function deliver(event: WebhookEvent): Promise<void> {
+  async function deliver(event: WebhookEvent, endpoint: WebhookEndpoint): Promise<void> {
     const attemptedAt = deps.clock.now();
-    const endpoint = await ensureEndpoint(deps.db, event.clientId, newWebhookSecret(), attemptedAt);
     const url = event.callbackUrl ?? endpoint.url;
     const refusal = destinationRefusal(event, endpoint);
     const result: SendResult =
@@ -62,22 +73,20 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
             JSON.stringify(event.payload),
           );
     const next = await decide(event, endpoint, result, refusal !== undefined);
-    await deps.db.transaction((tx) =>
-      recordAttempt(tx, {
-        eventId: event.id,
-        attempt: event.attempts,
-        status: next.status,
-        nextAttemptAt: next.at,
-        record: {
-          attemptedAt,
-          url,
-          statusCode: result.statusCode ?? null,
-          latencyMs: result.latencyMs,
-          error: result.error ?? null,
-          responseExcerpt: result.responseExcerpt ?? null,
-        },
-      }),
-    );
+    await recordAttempt(deps.db, {
+      eventId: event.id,
+      attempt: event.attempts,
+      status: next.status,
+      nextAttemptAt: next.at,
+      record: {
+        attemptedAt,
+        url,
+        statusCode: result.statusCode ?? null,
+        latencyMs: result.latencyMs,
+        error: result.error ?? null,
+        responseExcerpt: result.responseExcerpt ?? null,
+      },
+    });
   }
 
   /** The event's status after this attempt; a 410 from the client's own URL disables it. */

@@ -97,42 +97,37 @@ export interface AttemptOutcome {
   readonly record: Omit<WebhookAttempt, 'attempt'>;
 }
 
-/** Records the attempt and settles the event, unless another worker has since claimed it. */
+/**
+ * Records the attempt and settles the event in one statement (so one round trip, atomically),
+ * unless another worker has claimed the event since: then nothing is written.
+ */
 export async function recordAttempt(db: Queryable, outcome: AttemptOutcome): Promise<boolean> {
-  const updated = await db.query(
-    `UPDATE webhook_events SET status = $3, next_attempt_at = coalesce($4, next_attempt_at),
-        locked_until = NULL, last_error = $5, updated_at = $6,
-        delivered_at = CASE WHEN $3 = 'delivered' THEN $6 ELSE delivered_at END
-      WHERE id = $1 AND attempts = $2 AND status = 'pending'
-      RETURNING id`,
+  const { record } = outcome;
+  const rows = await db.query(
+    `WITH settled AS (
+       UPDATE webhook_events SET status = $3, next_attempt_at = coalesce($4, next_attempt_at),
+           locked_until = NULL, last_error = $5, updated_at = $6,
+           delivered_at = CASE WHEN $3 = 'delivered' THEN $6 ELSE delivered_at END
+        WHERE id = $1 AND attempts = $2 AND status = 'pending'
+        RETURNING id)
+     INSERT INTO webhook_attempts (event_id, attempt, attempted_at, url, status_code, latency_ms,
+         error, response_excerpt)
+     SELECT id, $2, $6, $7, $8, $9, $5, $10 FROM settled
+     RETURNING event_id`,
     [
       outcome.eventId,
       outcome.attempt,
       outcome.status,
       outcome.nextAttemptAt ?? null,
-      outcome.record.error,
-      outcome.record.attemptedAt,
-    ],
-  );
-  if (updated.length === 0) {
-    return false;
-  }
-  const { record } = outcome;
-  await db.query(
-    `INSERT INTO webhook_attempts (event_id, attempt, attempted_at, url, status_code, latency_ms,
-        error, response_excerpt) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [
-      outcome.eventId,
-      outcome.attempt,
+      record.error,
       record.attemptedAt,
       record.url,
       record.statusCode,
       record.latencyMs,
-      record.error,
       record.responseExcerpt,
     ],
   );
-  return true;
+  return rows.length === 1;
 }
 
 export interface EventFilter {

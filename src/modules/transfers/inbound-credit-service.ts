@@ -1,4 +1,4 @@
-import type { Db } from '../../db/db.ts';
+import type { Db, Queryable } from '../../db/db.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { GL_ACCOUNTS } from '../../ledger/gl-accounts.ts';
 import type { Posting } from '../../ledger/journal.ts';
@@ -6,7 +6,7 @@ import * as ledger from '../../ledger/ledger-service.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { newNipSessionId, newObjectId } from '../../shared/ids.ts';
 import type { Kobo } from '../../shared/money.ts';
-import { enqueueEvent } from '../../webhooks/outbox.ts';
+import { enqueueEvent, type OutboxEvent } from '../../webhooks/outbox.ts';
 import { findAccountByNumber } from '../accounts/account-repository.ts';
 import { type StampDutyPolicy, stampDutyOnCredit } from './fee-schedule.ts';
 import { NIP_APPROVED, type Transfer } from './transfer.ts';
@@ -29,10 +29,14 @@ export interface InboundCreditDeps {
   readonly stampDuty: StampDutyPolicy;
   /** The GL account that mirrors money received from other banks. */
   readonly settlementAccountId: string;
+  /** Writes the event in the credit's transaction; the outbox unless a benchmark swaps it out. */
+  readonly publish?: (tx: Queryable, event: OutboxEvent) => Promise<unknown>;
 }
 
 /** A credit from another bank over NIP: one transfer row and one journal, in one transaction. */
 export function createInboundCreditService(deps: InboundCreditDeps) {
+  const publish = deps.publish ?? ((tx, event) => enqueueEvent(tx, deps.clock, event));
+
   async function receive(credit: InboundCredit): Promise<Transfer> {
     return deps.db.transaction(async (tx) => {
       const account = await findAccountByNumber(tx, credit.accountNumber);
@@ -53,7 +57,7 @@ export function createInboundCreditService(deps: InboundCreditDeps) {
         createdAt: transfer.createdAt,
         postings: creditPostings(transfer),
       });
-      await enqueueEvent(tx, deps.clock, {
+      await publish(tx, {
         clientId: transfer.clientId,
         type: 'transfer',
         data: transferView(transfer),

@@ -1,0 +1,99 @@
+/**
+ * The server under test, in its own process so the load generator does not share its event
+ * loop. Built exactly as src/server.ts builds it (config from the environment, migrations,
+ * buildApp), without request logging, which would measure the logger. Started by run.ts with
+ * an IPC channel; it reports its port and then serves database commands (seeding) from the
+ * bench. Run alone, it just serves: `node --import tsx bench/bench-server.ts`.
+ */
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config/config.ts';
+import { createDb } from '../src/db/create-db.ts';
+import type { Db } from '../src/db/db.ts';
+import { migrate } from '../src/db/migrate.ts';
+import { resolveSecrets } from '../src/sandbox/secrets.ts';
+import { systemClock } from '../src/shared/clock.ts';
+import {
+  type CommandMessage,
+  type CommandName,
+  type Commands,
+  isCommandMessage,
+  type ReadyMessage,
+  type ReplyMessage,
+} from './protocol.ts';
+import { analyzeLedger, checkBalance, seedLedger } from './seed-ledger.ts';
+import { verifyLedger } from './verify-ledger.ts';
+
+type Handlers = {
+  [Name in CommandName]: (
+    db: Db,
+    request: Commands[Name]['request'],
+  ) => Promise<Commands[Name]['reply']>;
+};
+
+const handlers: Handlers = {
+  seed: (db, request) => seedLedger(db, request),
+  analyze: async (db) => {
+    const started = performance.now();
+    await analyzeLedger(db);
+    return { elapsedMs: performance.now() - started };
+  },
+  checkBalance: (db, request) => checkBalance(db, request.accountId),
+  verifyLedger: (db) => verifyLedger(db),
+};
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  if (config.host !== '127.0.0.1') {
+    // The bench sends traffic to 127.0.0.1 only; refuse to listen anywhere wider.
+    throw new Error(`bench-server listens on 127.0.0.1 only, HOST is ${config.host}`);
+  }
+  const secrets = await resolveSecrets(config);
+  const db = await createDb(config);
+  await migrate(db);
+  const app = await buildApp({ config, db, clock: systemClock, secrets, logger: false });
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : config.port;
+  process.stdout.write(`bench-server listening on http://127.0.0.1:${port} (${db.kind})\n`);
+
+  const shutdown = async () => {
+    await app.close();
+    await db.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown());
+  process.once('SIGINT', () => void shutdown());
+  if (process.send !== undefined) {
+    // The bench going away (even killed) closes the channel: do not outlive it.
+    process.once('disconnect', () => void shutdown());
+    process.on('message', (message: unknown) => {
+      if (isCommandMessage(message)) {
+        void answer(db, message);
+      }
+    });
+    const version = await db.query<{ server_version: string }>('SHOW server_version');
+    send({
+      kind: 'ready',
+      port,
+      publicBaseUrl: config.publicBaseUrl,
+      dbKind: db.kind,
+      dbVersion: version[0]?.server_version ?? 'unknown',
+    });
+  }
+}
+
+async function answer(db: Db, message: CommandMessage): Promise<void> {
+  const handler = handlers[message.name] as (db: Db, request: unknown) => Promise<unknown>;
+  try {
+    send({ kind: 'reply', id: message.id, ok: true, value: await handler(db, message.request) });
+  } catch (error) {
+    const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    send({ kind: 'reply', id: message.id, ok: false, error: text });
+  }
+}
+
+function send(message: ReadyMessage | ReplyMessage): void {
+  process.send?.(message);
+}
+
+await main();

@@ -1,0 +1,43 @@
+import type { BalanceCheck, SeedOptions, SeedSummary } from './seed-ledger.ts';
+import type { LedgerViolations } from './verify-ledger.ts';
+
+/**
+ * Messages between the bench (parent) and bench-server (child) over the IPC channel, with the
+ * 'advanced' serialization so bigint and Date cross intact. The database belongs to the server
+ * process (PGlite cannot be opened by two processes), so seeding runs there, on command.
+ */
+export interface Commands {
+  seed: { request: SeedOptions; reply: SeedSummary };
+  analyze: { request: Record<string, never>; reply: { elapsedMs: number } };
+  checkBalance: { request: { accountId: string }; reply: BalanceCheck };
+  verifyLedger: { request: Record<string, never>; reply: LedgerViolations };
+}
+
+export type CommandName = keyof Commands;
+
+export interface CommandMessage<Name extends CommandName = CommandName> {
+  readonly kind: 'command';
+  readonly id: number;
+  readonly name: Name;
+  readonly request: Commands[Name]['request'];
+}
+
+export interface ReadyMessage {
+  readonly kind: 'ready';
+  readonly port: number;
+  readonly publicBaseUrl: string;
+  readonly dbKind: 'postgres' | 'pglite';
+  readonly dbVersion: string;
+}
+
+export type ReplyMessage =
+  | { readonly kind: 'reply'; readonly id: number; readonly ok: true; readonly value: unknown }
+  | { readonly kind: 'reply'; readonly id: number; readonly ok: false; readonly error: string };
+
+export type ServerMessage = ReadyMessage | ReplyMessage;
+
+export function isCommandMessage(value: unknown): value is CommandMessage {
+  return (
+    typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'command'
+  );
+}

@@ -1,0 +1,311 @@
+/**
+ * npm run bench: HTTP throughput of GET /accounts/:id against GET /health, statement page
+ * times on an account with 1M entries against one with 10, and webhook delivery and outbox cost. Every figure is a median of rounds,
+ * and the headline figures are ratios to a baseline measured in the same round, because the
+ * machine is shared and noisy. Progress goes to stderr, the table to stdout, JSON to --out.
+ */
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type BenchDatabase, createBenchDatabase } from './database.ts';
+import { createFixtures, creditSmallAccount, type Fixtures } from './fixtures.ts';
+import { HttpClient } from './http-client.ts';
+import { type LoadOptions, type LoadResult, runLoad } from './load.ts';
+import { type BenchOptions, OptionsError, parseOptions } from './options.ts';
+import { type BenchRun, type RoundResult, renderTable, summarize, writeJson } from './report.ts';
+import type { BalanceCheck, SeedSummary } from './seed-ledger.ts';
+import { type ServerProcess, startServer } from './server-process.ts';
+import { type StatementScenario, statementScenarios, timeStatements } from './statements.ts';
+import type { LedgerViolations } from './verify-ledger.ts';
+import { renderWebhookTable, runWebhookBench } from './webhooks.ts';
+
+const SMALL_ACCOUNT_ENTRIES = 10;
+const SEED_STEP_SECONDS = 30;
+// The internal account that mirrors other banks in sandbox; it may go negative.
+const SEED_COUNTERPART = 'gl.sandbox_external_float';
+// The audience client assertions name; the server takes it as its PUBLIC_BASE_URL.
+const PUBLIC_BASE_URL = 'http://bench.openibs.invalid';
+const SEED_TIMEOUT_MS = 15 * 60_000;
+const QUERY_TIMEOUT_MS = 5 * 60_000;
+const WARMUP_SECONDS = 3;
+const WARMUP_STATEMENT_REQUESTS = 5;
+const SETTLE_MS = 1000;
+
+/** Everything a measurement needs, once the server runs and the data is in place. */
+interface Session {
+  readonly options: BenchOptions;
+  readonly database: BenchDatabase;
+  readonly server: ServerProcess;
+  readonly http: HttpClient;
+  readonly fixtures: Fixtures;
+  readonly seed: SeedSummary & { analyzeMs: number };
+  readonly balance: BalanceCheck;
+  readonly violations: LedgerViolations | undefined;
+  readonly scenarios: readonly StatementScenario[];
+}
+
+/** Async undo steps, run last-in first-out, once: on success, on failure or on Ctrl-C. */
+class Cleanup {
+  private readonly steps: (() => unknown)[] = [];
+  private done: Promise<void> | undefined;
+
+  add(step: () => unknown): void {
+    this.steps.push(step);
+  }
+
+  run(): Promise<void> {
+    this.done ??= (async () => {
+      for (const step of [...this.steps].reverse()) {
+        try {
+          await step();
+        } catch (error) {
+          log(`cleanup step failed: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+    })();
+    return this.done;
+  }
+}
+
+function log(message: string): void {
+  process.stderr.write(`[bench] ${message}\n`);
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  const startedAt = new Date();
+  const cleanup = new Cleanup();
+  process.once('SIGINT', () => {
+    log('interrupted: stopping the server and removing the database');
+    void cleanup.run().finally(() => process.exit(130));
+  });
+  try {
+    const session = await prepare(options, cleanup);
+    await warmUp(session);
+    const deadline = startedAt.getTime() + options.maxMinutes * 60_000;
+    const { rounds, stoppedEarly } = await measureRounds(session, deadline);
+    await report(session, { startedAt, rounds, stoppedEarly });
+  } finally {
+    await cleanup.run();
+  }
+  log('webhooks: delivery rate and outbox cost');
+  const webhooks = await runWebhookBench({ rounds: options.rounds, quick: options.quick });
+  process.stdout.write(`\n${renderWebhookTable(webhooks)}\n`);
+}
+
+/** A fresh database, the server on it, a signed-in client, and its two accounts filled. */
+async function prepare(options: BenchOptions, cleanup: Cleanup): Promise<Session> {
+  const database = await createBenchDatabase();
+  cleanup.add(() => database.drop());
+  log(`database: ${database.description}`);
+  const adminToken = randomBytes(24).toString('base64url');
+  const server = await startServer(serverEnv(database.serverEnv, adminToken));
+  cleanup.add(() => server.stop());
+  const http = new HttpClient(server.baseUrl);
+  cleanup.add(() => http.close());
+  log(`server: ${server.baseUrl} on ${server.ready.dbKind} ${server.ready.dbVersion}`);
+
+  const fixtures = await createFixtures(http, { adminToken, audience: server.ready.publicBaseUrl });
+  const { seed, balance } = await seedBigAccount(server, fixtures, options);
+  // After the seed, so ledger_post carries on the GL account's numbering from seeded counters.
+  await creditSmallAccount(http, {
+    adminToken,
+    accountNumber: fixtures.smallAccount.accountNumber,
+    count: SMALL_ACCOUNT_ENTRIES,
+  });
+  const violations = options.verify ? await verifyLedger(server) : undefined;
+  const scenarios = statementScenarios(
+    fixtures.bigAccount.id,
+    fixtures.smallAccount.id,
+    SMALL_ACCOUNT_ENTRIES,
+    seed,
+  );
+  return { options, database, server, http, fixtures, seed, balance, violations, scenarios };
+}
+
+/** The server's whole configuration: sandbox (for the credit API), local only, fresh secrets. */
+function serverEnv(databaseEnv: Readonly<Record<string, string>>, adminToken: string) {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...databaseEnv,
+    IBS_ENV: 'sandbox',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    PUBLIC_BASE_URL,
+    ADMIN_TOKEN: adminToken,
+    TOKEN_SIGNING_SECRET: randomBytes(32).toString('base64url'),
+    // One token serves the whole run, however many rounds.
+    ACCESS_TOKEN_TTL_SECONDS: '86400',
+  };
+  if (databaseEnv.DATABASE_URL === undefined) {
+    delete env.DATABASE_URL;
+  }
+  return env;
+}
+
+async function seedBigAccount(server: ServerProcess, fixtures: Fixtures, options: BenchOptions) {
+  log(`seeding ${options.entries.toLocaleString('en')} entries into the big account...`);
+  const seeded = await server.command(
+    'seed',
+    {
+      accountId: fixtures.bigAccount.id,
+      counterpartId: SEED_COUNTERPART,
+      entries: options.entries,
+      stepSeconds: SEED_STEP_SECONDS,
+    },
+    SEED_TIMEOUT_MS,
+  );
+  const { elapsedMs: analyzeMs } = await server.command('analyze', {}, QUERY_TIMEOUT_MS);
+  const accountId = fixtures.bigAccount.id;
+  const balance = await server.command('checkBalance', { accountId }, QUERY_TIMEOUT_MS);
+  assertBalanced(balance, seeded);
+  log(
+    `seeded in ${(seeded.elapsedMs / 1000).toFixed(1)} s ` +
+      `(VACUUM ANALYZE ${(analyzeMs / 1000).toFixed(1)} s); balance ${balance.balanceKobo} kobo ` +
+      `= sum of its entries ${balance.entriesSumKobo} kobo`,
+  );
+  return { seed: { ...seeded, analyzeMs }, balance };
+}
+
+function assertBalanced(balance: BalanceCheck, seed: SeedSummary): void {
+  const expectedCount = BigInt(seed.firstSeq - 1 + seed.entries);
+  if (
+    balance.balanceKobo !== balance.entriesSumKobo ||
+    balance.lastBalanceAfterKobo !== balance.balanceKobo ||
+    balance.balanceKobo !== seed.balanceKobo ||
+    balance.entryCount !== expectedCount
+  ) {
+    const text = JSON.stringify(balance, (_, value) =>
+      typeof value === 'bigint' ? value.toString() : value,
+    );
+    throw new Error(`the seeded account does not add up: ${text}`);
+  }
+}
+
+async function verifyLedger(server: ServerProcess): Promise<LedgerViolations> {
+  log('verifying every ledger invariant (--verify)...');
+  const violations = await server.command('verifyLedger', {}, QUERY_TIMEOUT_MS);
+  const broken = Object.entries(violations).filter(([, count]) => count !== 0);
+  if (broken.length > 0) {
+    throw new Error(`ledger invariants broken: ${JSON.stringify(Object.fromEntries(broken))}`);
+  }
+  log('all ledger invariants hold');
+  return violations;
+}
+
+/** JIT, connection pool, buffer cache: the first seconds of a fresh server measure those. */
+async function warmUp(session: Session): Promise<void> {
+  log('warming up...');
+  const seconds = Math.min(session.options.durationSeconds, WARMUP_SECONDS);
+  await runLoad(loadOptions(session, 'health', seconds));
+  await runLoad(loadOptions(session, 'accounts', seconds));
+  await timeStatements(
+    session.http,
+    session.fixtures.apiHeaders,
+    session.scenarios,
+    WARMUP_STATEMENT_REQUESTS,
+  );
+}
+
+async function measureRounds(session: Session, deadline: number) {
+  const { options } = session;
+  const rounds: RoundResult[] = [];
+  for (let round = 1; round <= options.rounds; round += 1) {
+    if (Date.now() > deadline) {
+      log(`time limit (--max-minutes ${options.maxMinutes}) reached after ${rounds.length} rounds`);
+      return { rounds, stoppedEarly: true };
+    }
+    const result = await measureRound(session, round);
+    rounds.push(result);
+    const { health, accounts } = result;
+    log(
+      `round ${round}/${options.rounds}: health ${Math.round(health.rps)} req/s, accounts ` +
+        `${Math.round(accounts.rps)} req/s (ratio ${(accounts.rps / health.rps).toFixed(3)})`,
+    );
+  }
+  return { rounds, stoppedEarly: false };
+}
+
+async function measureRound(session: Session, round: number): Promise<RoundResult> {
+  const seconds = session.options.durationSeconds;
+  const load = (target: 'health' | 'accounts') => runLoad(loadOptions(session, target, seconds));
+  // Alternate which endpoint goes first, so a drift of the machine does not favour either.
+  let health: LoadResult;
+  let accounts: LoadResult;
+  if (round % 2 === 1) {
+    health = await load('health');
+    accounts = await load('accounts');
+  } else {
+    accounts = await load('accounts');
+    health = await load('health');
+  }
+  // Let the server and database settle (GC, background writes) after the load, and warm the
+  // one keep-alive connection again, so statement times measure statements.
+  await sleep(SETTLE_MS);
+  const { http, fixtures, scenarios } = session;
+  await timeStatements(http, fixtures.apiHeaders, scenarios, 1);
+  const statementMs = await timeStatements(
+    http,
+    fixtures.apiHeaders,
+    scenarios,
+    session.options.samples,
+  );
+  return { round, health, accounts, statementMs };
+}
+
+function loadOptions(
+  session: Session,
+  target: 'health' | 'accounts',
+  durationSeconds: number,
+): LoadOptions {
+  const { server, fixtures, options } = session;
+  return target === 'health'
+    ? {
+        url: `${server.baseUrl}/health`,
+        headers: {},
+        connections: options.connections,
+        durationSeconds,
+      }
+    : {
+        url: `${server.baseUrl}/accounts/${fixtures.bigAccount.id}`,
+        headers: fixtures.apiHeaders,
+        connections: options.connections,
+        durationSeconds,
+      };
+}
+
+async function report(
+  session: Session,
+  measured: { startedAt: Date; rounds: RoundResult[]; stoppedEarly: boolean },
+): Promise<void> {
+  const { options, database, server } = session;
+  const run: BenchRun = {
+    ...measured,
+    finishedAt: new Date(),
+    options,
+    database: {
+      kind: database.kind,
+      description: database.description,
+      version: server.ready.dbVersion,
+      poolSize:
+        database.kind === 'postgres' ? (process.env.DATABASE_POOL_SIZE ?? '10') : '1 session',
+    },
+    seed: session.seed,
+    balance: session.balance,
+    violations: session.violations,
+    scenarios: session.scenarios,
+  };
+  const summary = summarize(run);
+  await writeJson(run, summary);
+  process.stdout.write(`\n${renderTable(run, summary)}JSON summary: ${options.outPath}\n`);
+}
+
+try {
+  await main();
+} catch (error) {
+  process.exitCode = 1;
+  if (error instanceof OptionsError) {
+    log(`${error.message} (see npm run bench -- --help)`);
+  } else {
+    log(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  }
+}

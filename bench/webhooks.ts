@@ -1,0 +1,221 @@
+/**
+ * Webhook benchmarks, in this process against their own database:
+ * - delivered events/s: the delivery worker draining an outbox to a receiver on 127.0.0.1, as a
+ *   ratio to the same sender POSTing the same bodies straight to that receiver (no database);
+ * - the cost of the outbox: inbound credits/s with the outbox row written in the credit's
+ *   transaction, as a ratio to the same credits without it.
+ * Every figure is the median of rounds.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createServices } from '../src/app.ts';
+import { loadConfig } from '../src/config/config.ts';
+import type { Db } from '../src/db/db.ts';
+import { migrate } from '../src/db/migrate.ts';
+import { createPgDb } from '../src/db/pg-db.ts';
+import { createPgliteDb } from '../src/db/pglite-db.ts';
+import { GL_ACCOUNTS } from '../src/ledger/gl-accounts.ts';
+import { createInboundCreditService } from '../src/modules/transfers/inbound-credit-service.ts';
+import { systemClock } from '../src/shared/clock.ts';
+import { createDeliveryWorker } from '../src/webhooks/delivery-worker.ts';
+import { createHttpSender } from '../src/webhooks/http-sender.ts';
+import { enqueueEvent } from '../src/webhooks/outbox.ts';
+import { createBenchDatabase } from './database.ts';
+import { median } from './stats.ts';
+
+const POLICY = { requireHttps: false, allowLoopback: true, allowPrivate: false };
+const SECRETS = { adminToken: 'b'.repeat(40), tokenSigningSecret: 's'.repeat(40) };
+
+export interface WebhookBenchResult {
+  readonly database: string;
+  readonly events: number;
+  readonly credits: number;
+  readonly rawPostsPerSecond: number;
+  readonly deliveredPerSecond: number;
+  readonly deliveryRatio: number;
+  readonly creditsPerSecondWithout: number;
+  readonly creditsPerSecondWith: number;
+  readonly outboxCostRatio: number;
+}
+
+export async function runWebhookBench(options: { rounds: number; quick: boolean }) {
+  const events = options.quick ? 500 : 2000;
+  const credits = options.quick ? 300 : 1000;
+  const database = await createBenchDatabase();
+  const db = await openDb(database.serverEnv);
+  const receiver = await startReceiver();
+  try {
+    await migrate(db);
+    const config = loadConfig({ PUBLIC_BASE_URL: 'http://bench.invalid' });
+    const services = createServices({ config, db, clock: systemClock, secrets: SECRETS });
+    const { client, mainAccount } = await services.clientService.createClient({ name: 'Bench' });
+    await services.webhookService.updateSettings(client.id, { url: receiver.url });
+    const rounds: Omit<WebhookBenchResult, 'database' | 'events' | 'credits'>[] = [];
+    for (let round = 0; round < options.rounds; round += 1) {
+      const raw = await rawPostRate(receiver.url, events);
+      const delivered = await deliveryRate(db, client.id, events);
+      const without = await creditRate(db, mainAccount.accountNumber, credits, false);
+      const withOutbox = await creditRate(db, mainAccount.accountNumber, credits, true);
+      rounds.push({
+        rawPostsPerSecond: raw,
+        deliveredPerSecond: delivered,
+        deliveryRatio: delivered / raw,
+        creditsPerSecondWithout: without,
+        creditsPerSecondWith: withOutbox,
+        outboxCostRatio: withOutbox / without,
+      });
+      process.stderr.write(
+        `[bench] webhooks round ${round + 1}: ${JSON.stringify(rounds.at(-1))}\n`,
+      );
+    }
+    const pick = (key: keyof (typeof rounds)[number]) => median(rounds.map((round) => round[key]));
+    return {
+      database: database.kind,
+      events,
+      credits,
+      rawPostsPerSecond: pick('rawPostsPerSecond'),
+      deliveredPerSecond: pick('deliveredPerSecond'),
+      deliveryRatio: pick('deliveryRatio'),
+      creditsPerSecondWithout: pick('creditsPerSecondWithout'),
+      creditsPerSecondWith: pick('creditsPerSecondWith'),
+      outboxCostRatio: pick('outboxCostRatio'),
+    } satisfies WebhookBenchResult;
+  } finally {
+    await receiver.close();
+    await db.close();
+    await database.drop();
+  }
+}
+
+async function openDb(env: Readonly<Record<string, string>>): Promise<Db> {
+  if (env.DATABASE_URL !== undefined) {
+    return createPgDb({ connectionString: env.DATABASE_URL, poolSize: 10 });
+  }
+  return createPgliteDb({ dataDir: path.join(env.DATA_DIR ?? '.', 'webhooks') });
+}
+
+/** Baseline: the same sender POSTing bodies of the same size, 32 at a time, no database. */
+async function rawPostRate(url: string, count: number): Promise<number> {
+  const sender = createHttpSender({ timeoutMs: 15_000, policy: POLICY });
+  const body = JSON.stringify({ type: 'transfer', data: { padding: 'x'.repeat(1200) } });
+  const started = performance.now();
+  let next = 0;
+  const lane = async () => {
+    while (next < count) {
+      next += 1;
+      await sender.send(url, { 'content-type': 'application/json' }, body);
+    }
+  };
+  await Promise.all(Array.from({ length: 32 }, lane));
+  const seconds = (performance.now() - started) / 1000;
+  sender.close();
+  return count / seconds;
+}
+
+/** Enqueues `count` events (untimed), then times one worker draining them. */
+async function deliveryRate(db: Db, clientId: string, count: number): Promise<number> {
+  for (let index = 0; index < count; index += 50) {
+    await db.transaction(async (tx) => {
+      for (let item = index; item < Math.min(count, index + 50); item += 1) {
+        await enqueueEvent(tx, systemClock, {
+          clientId,
+          type: 'transfer',
+          data: { sequence: item, padding: 'x'.repeat(1200) },
+        });
+      }
+    });
+  }
+  const sender = createHttpSender({ timeoutMs: 15_000, policy: POLICY });
+  const worker = createDeliveryWorker({
+    db,
+    clock: systemClock,
+    sender,
+    retryScheduleSeconds: [5],
+    timeoutMs: 15_000,
+    batchSize: 32,
+    pollIntervalMs: 10,
+  });
+  const started = performance.now();
+  let delivered = 0;
+  while (delivered < count) {
+    const claimed = await worker.runOnce();
+    if (claimed === 0) {
+      break;
+    }
+    delivered += claimed;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  sender.close();
+  return delivered / seconds;
+}
+
+/** Sequential inbound credits, with or without the outbox row in their transaction. */
+async function creditRate(db: Db, accountNumber: string, count: number, withOutbox: boolean) {
+  const credits = createInboundCreditService({
+    db,
+    clock: systemClock,
+    institutionCode: '999240',
+    stampDuty: { stampDutyKobo: 5000n, stampDutyThresholdKobo: 1_000_000n },
+    settlementAccountId: GL_ACCOUNTS.sandboxExternalFloat,
+    ...(withOutbox ? {} : { publish: async () => undefined }),
+  });
+  const started = performance.now();
+  for (let index = 0; index < count; index += 1) {
+    await credits.receive({
+      accountNumber,
+      amountKobo: 100_00n,
+      senderName: 'BENCH',
+      senderAccountNumber: '0123456789',
+      senderBankCode: '000013',
+    });
+  }
+  return count / ((performance.now() - started) / 1000);
+}
+
+async function startReceiver(): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => response.writeHead(204).end());
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export function renderWebhookTable(result: WebhookBenchResult): string {
+  const rows = [
+    ['raw POSTs to the receiver (baseline)', result.rawPostsPerSecond.toFixed(0), '1.00'],
+    [
+      'events delivered by the worker',
+      result.deliveredPerSecond.toFixed(0),
+      result.deliveryRatio.toFixed(2),
+    ],
+    [
+      'inbound credits without outbox (baseline)',
+      result.creditsPerSecondWithout.toFixed(0),
+      '1.00',
+    ],
+    [
+      'inbound credits with outbox row',
+      result.creditsPerSecondWith.toFixed(0),
+      result.outboxCostRatio.toFixed(2),
+    ],
+  ];
+  const lines = rows.map(
+    ([label, rate, ratio]) =>
+      `${(label ?? '').padEnd(44)} ${(rate ?? '').padStart(8)}/s  x${ratio}`,
+  );
+  return [
+    `Webhooks (${result.database}; ${result.events} events, ${result.credits} credits; medians)`,
+    ...lines,
+  ].join('\n');
+}
