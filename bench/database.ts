@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
+import { runAdminStatement, withDatabase } from '../src/db/pg-admin.ts';
 
 /** Where the server under test keeps its data, and how to remove it afterwards. */
 export interface BenchDatabase {
@@ -26,14 +26,14 @@ export async function createBenchDatabase(): Promise<BenchDatabase> {
 
 async function createPostgresDatabase(adminUrl: string): Promise<BenchDatabase> {
   const name = `openibs_bench_${randomBytes(6).toString('hex')}`;
-  await adminQuery(adminUrl, `CREATE DATABASE ${name}`);
+  await runAdminStatement(adminUrl, `CREATE DATABASE ${name}`);
   const url = withDatabase(adminUrl, name);
   return {
     kind: 'postgres',
     description: `PostgreSQL ${redact(url)}`,
     serverEnv: { DATABASE_URL: url },
     // FORCE: a server killed mid-run may leave connections behind.
-    drop: () => adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+    drop: () => runAdminStatement(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
   };
 }
 
@@ -45,22 +45,6 @@ async function createPgliteFolder(): Promise<BenchDatabase> {
     serverEnv: { DATA_DIR: dataDir },
     drop: () => rm(dataDir, { recursive: true, force: true }),
   };
-}
-
-async function adminQuery(url: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
 }
 
 function redact(url: string): string {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import type { Db } from '../src/db/db.ts';
 import { migrate } from '../src/db/migrate.ts';
+import { runAdminStatement, withDatabase } from '../src/db/pg-admin.ts';
 import { createPgDb } from '../src/db/pg-db.ts';
 import { createPgliteDb } from '../src/db/pglite-db.ts';
 
@@ -27,7 +27,7 @@ export async function createTestDb(options: { poolSize?: number } = {}): Promise
     return { db, url: undefined, close: () => db.close() };
   }
   const name = `openibs_test_${randomBytes(6).toString('hex')}`;
-  await adminQuery(TEST_DATABASE_URL, `CREATE DATABASE ${name}`);
+  await runAdminStatement(TEST_DATABASE_URL, `CREATE DATABASE ${name}`);
   const url = withDatabase(TEST_DATABASE_URL, name);
   const db = createPgDb({ connectionString: url, poolSize: options.poolSize ?? 10 });
   await migrate(db);
@@ -36,23 +36,7 @@ export async function createTestDb(options: { poolSize?: number } = {}): Promise
     url,
     async close() {
       await db.close();
-      await adminQuery(TEST_DATABASE_URL, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await runAdminStatement(TEST_DATABASE_URL, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
   };
-}
-
-async function adminQuery(url: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-export function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
 }

@@ -2,21 +2,16 @@
 // concurrent sessions.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import pg from 'pg';
 import { migrate } from '../../src/db/migrate.ts';
+import { runAdminStatement, withDatabase } from '../../src/db/pg-admin.ts';
 import { createPgDb } from '../../src/db/pg-db.ts';
 import { createClient, issueTokens } from '../factories.ts';
 import { buildTestApp, type TestApp } from '../harness.ts';
-import { TEST_DATABASE_URL, withDatabase } from '../test-db.ts';
+import { TEST_DATABASE_URL } from '../test-db.ts';
 
 describe('migrations from instances starting together (PostgreSQL)', () => {
   const name = `openibs_migrate_${process.pid}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await client.connect();
-    await client.query(sql);
-    await client.end();
-  };
+  const admin = (sql: string) => runAdminStatement(TEST_DATABASE_URL ?? '', sql);
   before(() => admin(`CREATE DATABASE ${name}`));
   after(() => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
 
