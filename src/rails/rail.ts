@@ -1,0 +1,73 @@
+import type { Kobo } from '../shared/money.ts';
+
+/**
+ * A payment rail to other banks (NIBSS NIP in production, a deterministic simulator in sandbox).
+ * Every method answers; none throws for a rail-side problem: a timeout or an unreadable answer
+ * is an `unknown` outcome, which callers must settle with a status query, never by reversing.
+ */
+export interface Rail {
+  nameEnquiry(request: NameEnquiryRequest): Promise<NameEnquiryOutcome>;
+  sendTransfer(request: FundsTransferRequest): Promise<TransferOutcome>;
+  /** Transaction status query (TSQ) by the transfer's session id. */
+  queryStatus(request: StatusQueryRequest): Promise<TransferOutcome>;
+}
+
+export interface NameEnquiryRequest {
+  /** Our session id for this enquiry: 30 digits, our institution code first. */
+  readonly sessionId: string;
+  readonly bankCode: string;
+  readonly accountNumber: string;
+}
+
+export type NameEnquiryOutcome =
+  | {
+      readonly kind: 'found';
+      readonly accountName: string;
+      readonly bankVerificationNumber: string | null;
+      readonly kycLevel: string;
+      readonly responseCode: '00';
+      readonly responseMessage: string;
+    }
+  | {
+      /** A definitive answer: the account does not exist, the bank is unknown, ... */
+      readonly kind: 'rejected';
+      readonly responseCode: string;
+      readonly responseMessage: string;
+    }
+  | {
+      /** No usable answer (timeout, bank unavailable): the caller may try again later. */
+      readonly kind: 'unavailable';
+      readonly responseCode: string;
+      readonly responseMessage: string;
+    };
+
+export interface FundsTransferRequest {
+  /** The transfer's own session id (30 digits), the key of any later status query. */
+  readonly sessionId: string;
+  readonly nameEnquiryReference: string;
+  readonly amountKobo: Kobo;
+  readonly beneficiary: Party;
+  readonly originator: Party;
+  readonly narration: string;
+  readonly paymentReference: string;
+}
+
+export interface Party {
+  readonly bankCode: string;
+  readonly accountNumber: string;
+  readonly accountName: string;
+  readonly kycLevel: string;
+}
+
+export interface StatusQueryRequest {
+  readonly sessionId: string;
+  readonly bankCode: string;
+}
+
+export type TransferOutcome =
+  /** `00`: the beneficiary bank has the money. Post the hold. */
+  | { readonly kind: 'success'; readonly responseCode: '00'; readonly responseMessage: string }
+  /** A definitive failure code: nothing moved. Void the hold. */
+  | { readonly kind: 'failed'; readonly responseCode: string; readonly responseMessage: string }
+  /** Timeout or an ambiguous code (01, 09, 94, 96, 97, ...): ask again later with a TSQ. */
+  | { readonly kind: 'unknown'; readonly responseCode: string | null; readonly responseMessage: string };
