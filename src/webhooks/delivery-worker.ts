@@ -1,5 +1,6 @@
 import type { Db } from '../db/db.ts';
 import type { Clock } from '../shared/clock.ts';
+import { createPollLoop } from '../workers/poll-loop.ts';
 import { nextAttemptAt, verdictFor } from './delivery-policy.ts';
 import {
   disableEndpoint,
@@ -32,10 +33,6 @@ const LOCK_MARGIN_MS = 30_000;
  * is recorded; failures are retried on the schedule, then marked failed for a replay.
  */
 export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
-  let running = false;
-  let loopDone: Promise<void> | undefined;
-  let wake: (() => void) | undefined;
-
   /** Claims one batch and delivers it; answers how many events it claimed. */
   async function runOnce(): Promise<number> {
     const now = deps.clock.now();
@@ -127,42 +124,8 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
     };
   }
 
-  async function loop(): Promise<void> {
-    while (running) {
-      let claimed = 0;
-      try {
-        claimed = await runOnce();
-      } catch (error) {
-        // The database may be restarting; claimed rows unlock by themselves, so nothing is lost.
-        deps.onError?.(error);
-      }
-      if (claimed < deps.batchSize && running) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, deps.pollIntervalMs);
-          wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-      }
-    }
-  }
-
-  return {
-    runOnce,
-    start(): void {
-      if (!running) {
-        running = true;
-        loopDone = loop();
-      }
-    },
-    /** Lets in-flight deliveries finish, then stops. */
-    async stop(): Promise<void> {
-      running = false;
-      wake?.();
-      await loopDone;
-    },
-  };
+  const pollLoop = createPollLoop(runOnce, deps);
+  return { runOnce, start: pollLoop.start, stop: pollLoop.stop };
 }
 
 export type DeliveryWorker = ReturnType<typeof createDeliveryWorker>;
