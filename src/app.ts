@@ -17,7 +17,15 @@ import { registerOpenApi } from './http/plugins/openapi.ts';
 import { GL_ACCOUNTS } from './ledger/gl-accounts.ts';
 import { createAccountService } from './modules/accounts/account-service.ts';
 import { accountRoutes } from './modules/accounts/routes/index.ts';
+import { findBank } from './modules/transfers/bank-directory.ts';
 import { createInboundCreditService } from './modules/transfers/inbound-credit-service.ts';
+import { createNameEnquiryService } from './modules/transfers/name-enquiry-service.ts';
+import { transferRoutes } from './modules/transfers/routes/index.ts';
+import { listBanksRoute } from './modules/transfers/routes/list-banks.ts';
+import { createTransferService } from './modules/transfers/transfer-service.ts';
+import { createNipSimulator } from './rails/nip/nip-simulator.ts';
+import type { Rail } from './rails/rail.ts';
+import { createUnconfiguredRail } from './rails/unconfigured-rail.ts';
 import type { Clock } from './shared/clock.ts';
 import { destinationPolicy } from './webhooks/destination-guard.ts';
 import { webhookRoutes } from './webhooks/routes/index.ts';
@@ -34,6 +42,8 @@ export interface AppDeps {
   readonly clock: Clock;
   readonly secrets: Secrets;
   readonly logger?: FastifyServerOptions['logger'];
+  /** The NIP rail; by default the sandbox simulator, or a refusing rail in production. */
+  readonly rail?: Rail;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -67,6 +77,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       accountService: services.accountService,
       institutionCode: deps.config.institutionCode,
     });
+    await authenticated.register(listBanksRoute, { institutionCode: deps.config.institutionCode });
+    await authenticated.register(transferRoutes, {
+      transferService: services.transferService,
+      nameEnquiryService: services.nameEnquiryService,
+      maxAmountKobo: deps.config.maxAmountKobo,
+    });
     await authenticated.register(webhookRoutes, {
       webhookService: services.webhookService,
       clock: deps.clock,
@@ -82,6 +98,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     webhookService: services.webhookService,
   });
   return app;
+}
+
+/** The sandbox NIP simulator, or in production a rail that refuses other banks (no adapter yet). */
+export function createRail(config: Config, clock: Clock): Rail {
+  return config.ibsEnv === 'sandbox'
+    ? createNipSimulator({
+        institutionCode: config.institutionCode,
+        latencyMs: config.transfers.nipSimulatorLatencyMs,
+        clock,
+      })
+    : createUnconfiguredRail();
 }
 
 /** Wires the services once; each takes only what it needs. */
@@ -130,6 +157,24 @@ export function createServices(deps: Omit<AppDeps, 'logger'>) {
     policy: destinationPolicy(config),
     secretRotationGraceSeconds: config.webhooks.secretRotationGraceSeconds,
   });
+  const rail = deps.rail ?? createRail(config, clock);
+  const banks = { find: (code: string) => findBank(code, config.institutionCode) };
+  const nameEnquiryService = createNameEnquiryService({
+    db,
+    clock,
+    rail,
+    banks,
+    institutionCode: config.institutionCode,
+    ttlSeconds: config.transfers.nameEnquiryTtlSeconds,
+  });
+  const transferService = createTransferService({
+    db,
+    clock,
+    rail,
+    banks,
+    institutionCode: config.institutionCode,
+    config: config.transfers,
+  });
   return {
     accessTokens,
     tokenService,
@@ -137,5 +182,7 @@ export function createServices(deps: Omit<AppDeps, 'logger'>) {
     clientService,
     inboundCredits,
     webhookService,
+    nameEnquiryService,
+    transferService,
   };
 }

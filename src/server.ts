@@ -1,8 +1,9 @@
 import closeWithGrace from 'close-with-grace';
-import { buildApp, createServices } from './app.ts';
+import { buildApp, createRail, createServices } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config/config.ts';
 import { createDb } from './db/create-db.ts';
 import { migrate } from './db/migrate.ts';
+import { createStatusQueryWorker } from './modules/transfers/status-query-worker.ts';
 import { type DemoClient, ensureDemoClient } from './sandbox/demo-client.ts';
 import { resolveSecrets } from './sandbox/secrets.ts';
 import { systemClock } from './shared/clock.ts';
@@ -14,11 +15,14 @@ async function main(): Promise<void> {
   const secrets = await resolveSecrets(config);
   const db = await createDb(config);
   await migrate(db);
+  // One rail for the API and the status-query worker: the sandbox simulator remembers sessions.
+  const rail = createRail(config, systemClock);
   const app = await buildApp({
     config,
     db,
     clock: systemClock,
     secrets,
+    rail,
     logger: {
       level: config.logLevel,
       redact: ['req.headers.authorization', 'req.headers.clientid', 'req.body'],
@@ -29,6 +33,16 @@ async function main(): Promise<void> {
         app.log.warn({ err: error }, 'webhook delivery round failed'),
       )
     : undefined;
+  const services = createServices({ config, db, clock: systemClock, secrets, rail });
+  const statusQueries = createStatusQueryWorker({
+    db,
+    clock: systemClock,
+    settlement: services.transferService.settlement,
+    batchSize: 16,
+    pollIntervalMs: 1000,
+    claimSeconds: 60,
+    onError: (error) => app.log.warn({ err: error }, 'status query round failed'),
+  });
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err !== undefined) {
       app.log.error({ err }, 'shutting down after an error');
@@ -37,12 +51,13 @@ async function main(): Promise<void> {
     }
     await app.close();
     await worker?.stop();
+    await statusQueries.stop();
     await db.close();
   });
   await app.listen({ port: config.port, host: config.host });
   worker?.start();
+  statusQueries.start();
   if (config.ibsEnv === 'sandbox') {
-    const services = createServices({ config, db, clock: systemClock, secrets });
     const { demo, created } = await ensureDemoClient({
       dataDir: config.dataDir,
       baseUrl: config.publicBaseUrl,

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp, createServices, type Secrets } from '../src/app.ts';
+import { buildApp, createRail, createServices, type Secrets } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config/config.ts';
 import type { Db } from '../src/db/db.ts';
 import { ManualClock } from '../src/shared/clock.ts';
@@ -29,7 +29,8 @@ export async function buildTestApp(
   const testDb = await createTestDb();
   const config = loadConfig({ PUBLIC_BASE_URL: TEST_BASE_URL, ...env });
   const clock = new ManualClock(options.clockStart ?? new Date('2026-03-02T09:00:00.000Z'));
-  const deps = { config, db: testDb.db, clock, secrets: TEST_SECRETS };
+  // One rail for the app and the services a test drives directly: the simulator keeps sessions.
+  const deps = { config, db: testDb.db, clock, secrets: TEST_SECRETS, rail: createRail(config, clock) };
   const app = await buildApp(deps);
   await app.ready();
   return {

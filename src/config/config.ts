@@ -28,6 +28,24 @@ export interface Config {
   readonly sandboxDemoBalanceKobo: bigint;
   readonly logLevel: string;
   readonly webhooks: WebhookConfig;
+  readonly transfers: TransferConfig;
+}
+
+export interface FeeTier {
+  /** The tier covers amounts up to this (inclusive); undefined for "everything above". */
+  readonly upToKobo: bigint | undefined;
+  readonly feeKobo: bigint;
+}
+
+export interface TransferConfig {
+  readonly nipFeeTiers: readonly FeeTier[];
+  readonly vatBasisPoints: bigint;
+  readonly perTransferLimitKobo: bigint;
+  readonly dailyLimitKobo: bigint;
+  readonly nameEnquiryTtlSeconds: number;
+  /** Delays between status queries of a transfer whose outcome is unknown; the last repeats. */
+  readonly statusQueryScheduleSeconds: readonly number[];
+  readonly nipSimulatorLatencyMs: number;
 }
 
 export interface WebhookConfig {
@@ -90,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       100n,
     logLevel: readEnvString(read, 'LOG_LEVEL', { fallback: 'info' }) ?? 'info',
     webhooks: readWebhookConfig(read, production),
+    transfers: readTransferConfig(read),
   };
   if (production && config.databaseUrl === undefined) {
     read.problems.push('production runs on PostgreSQL only: set DATABASE_URL');
@@ -122,19 +141,70 @@ function readWebhookConfig(read: EnvReader, production: boolean): WebhookConfig 
   });
 }
 
-function readSchedule(read: EnvReader): readonly number[] {
-  const raw = readEnvString(read, 'WEBHOOK_RETRY_SCHEDULE_SECONDS', {});
+function readSchedule(
+  read: EnvReader,
+  name = 'WEBHOOK_RETRY_SCHEDULE_SECONDS',
+  fallback: readonly number[] = DEFAULT_RETRY_SCHEDULE_SECONDS,
+): readonly number[] {
+  const raw = readEnvString(read, name, {});
   if (raw === undefined) {
-    return DEFAULT_RETRY_SCHEDULE_SECONDS;
+    return fallback;
   }
   const delays = raw.split(',').map((item) => Number(item.trim()));
   if (delays.some((delay) => !Number.isFinite(delay) || delay < 0)) {
-    read.problems.push(
-      `WEBHOOK_RETRY_SCHEDULE_SECONDS must be comma-separated seconds, got "${raw}"`,
-    );
-    return DEFAULT_RETRY_SCHEDULE_SECONDS;
+    read.problems.push(`${name} must be comma-separated seconds, got "${raw}"`);
+    return fallback;
   }
   return delays;
+}
+
+function readTransferConfig(read: EnvReader): TransferConfig {
+  const naira = (name: string, fallback: number) =>
+    BigInt(readEnvInt(read, name, { fallback, min: 1 })) * 100n;
+  return Object.freeze({
+    nipFeeTiers: readFeeTiers(read),
+    vatBasisPoints: BigInt(
+      readEnvInt(read, 'VAT_BASIS_POINTS', { fallback: 750, min: 0, max: 10_000 }),
+    ),
+    perTransferLimitKobo: naira('TRANSFER_LIMIT_PER_TRANSACTION_NAIRA', 5_000_000),
+    dailyLimitKobo: naira('TRANSFER_LIMIT_DAILY_NAIRA', 25_000_000),
+    nameEnquiryTtlSeconds: readEnvInt(read, 'NAME_ENQUIRY_TTL_SECONDS', {
+      fallback: 1800,
+      min: 10,
+      max: 86_400,
+    }),
+    statusQueryScheduleSeconds: readSchedule(
+      read,
+      'STATUS_QUERY_SCHEDULE_SECONDS',
+      [30, 60, 120, 300, 600, 1800, 3600],
+    ),
+    nipSimulatorLatencyMs: readEnvInt(read, 'NIP_SIMULATOR_LATENCY_MS', {
+      fallback: 0,
+      min: 0,
+      max: 60_000,
+    }),
+  });
+}
+
+/** "5000:10,50000:25,*:50": up to ₦5,000 the fee is ₦10, up to ₦50,000 ₦25, above that ₦50. */
+function readFeeTiers(read: EnvReader): readonly FeeTier[] {
+  const raw = readEnvString(read, 'NIP_FEE_SCHEDULE', { fallback: '5000:10,50000:25,*:50' }) ?? '';
+  const tiers = raw.split(',').map((tier) => {
+    const [upTo = '', fee = ''] = tier.split(':').map((part) => part.trim());
+    if (!(upTo === '*' || /^\d+$/.test(upTo)) || !/^\d+(\.\d{1,2})?$/.test(fee)) {
+      return undefined;
+    }
+    const [whole = '0', fraction = ''] = fee.split('.');
+    return {
+      upToKobo: upTo === '*' ? undefined : BigInt(upTo) * 100n,
+      feeKobo: BigInt(whole) * 100n + BigInt(fraction.padEnd(2, '0')),
+    };
+  });
+  if (tiers.some((tier) => tier === undefined) || tiers.at(-1)?.upToKobo !== undefined) {
+    read.problems.push(`NIP_FEE_SCHEDULE must be "naira:fee,...,*:fee", got "${raw}"`);
+    return [{ upToKobo: undefined, feeKobo: 0n }];
+  }
+  return tiers as FeeTier[];
 }
 
 function readEnvironment(read: EnvReader): IbsEnvironment {

@@ -70,4 +70,8 @@ export type TransferOutcome =
   /** A definitive failure code: nothing moved. Void the hold. */
   | { readonly kind: 'failed'; readonly responseCode: string; readonly responseMessage: string }
   /** Timeout or an ambiguous code (01, 09, 94, 96, 97, ...): ask again later with a TSQ. */
-  | { readonly kind: 'unknown'; readonly responseCode: string | null; readonly responseMessage: string };
+  | {
+      readonly kind: 'unknown';
+      readonly responseCode: string | null;
+      readonly responseMessage: string;
+    };

@@ -1,17 +1,42 @@
 import type { Queryable } from '../../db/db.ts';
-import type { Transfer } from './transfer.ts';
+import type { Transfer, TransferDirection, TransferStatus } from './transfer.ts';
 
-export async function insertTransfer(db: Queryable, transfer: Transfer): Promise<void> {
-  await db.query(
+/** What a stored transfer carries beyond its published fields. */
+export interface TransferRecord extends Transfer {
+  readonly requestHash: string | null;
+  readonly holdId: string | null;
+  readonly statusQueries: number;
+}
+
+export interface NewTransferExtras {
+  readonly requestHash?: string | null;
+  readonly holdId?: string | null;
+  readonly nextStatusQueryAt?: Date | null;
+}
+
+/**
+ * Inserts a transfer unless its (client, paymentReference) or (session, direction) exists:
+ * answers false then, and the caller replays or refuses. The unique indexes decide, inside the
+ * caller's transaction, so two racing requests cannot both move money.
+ */
+export async function insertTransfer(
+  db: Queryable,
+  transfer: Transfer,
+  extras: NewTransferExtras = {},
+): Promise<boolean> {
+  const rows = await db.query(
     `INSERT INTO transfers (id, client_id, account_id, type, session_id, name_enquiry_reference,
         payment_reference, provider, provider_channel, provider_channel_code,
         destination_institution_code, credit_account_name, credit_account_number,
         credit_bank_code, credit_kyc_level, debit_account_name, debit_account_number,
         debit_bank_code, debit_kyc_level, transaction_location, narration, amount_kobo,
         fee_kobo, vat_kobo, stamp_duty_kobo, response_code, response_message, status,
-        is_reversed, reversal_reference, created_at, updated_at, approved_at, declined_at)
+        is_reversed, reversal_reference, created_at, updated_at, approved_at, declined_at,
+        request_hash, hold_id, next_status_query_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18,
-        $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34)`,
+        $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35,
+        $36, $37)
+     ON CONFLICT DO NOTHING RETURNING id`,
     [
       transfer.id,
       transfer.clientId,
@@ -47,6 +72,229 @@ export async function insertTransfer(db: Queryable, transfer: Transfer): Promise
       transfer.updatedAt,
       transfer.approvedAt,
       transfer.declinedAt,
+      extras.requestHash ?? null,
+      extras.holdId ?? null,
+      extras.nextStatusQueryAt ?? null,
     ],
   );
+  return rows.length === 1;
+}
+
+interface TransferRow {
+  id: string;
+  client_id: string;
+  account_id: string;
+  type: TransferDirection;
+  session_id: string;
+  name_enquiry_reference: string | null;
+  payment_reference: string;
+  provider: string;
+  provider_channel: string;
+  provider_channel_code: string;
+  destination_institution_code: string;
+  credit_account_name: string;
+  credit_account_number: string;
+  credit_bank_code: string;
+  credit_kyc_level: string | null;
+  debit_account_name: string;
+  debit_account_number: string;
+  debit_bank_code: string;
+  debit_kyc_level: string | null;
+  transaction_location: string;
+  narration: string;
+  amount_kobo: bigint;
+  fee_kobo: bigint;
+  vat_kobo: bigint;
+  stamp_duty_kobo: bigint;
+  response_code: string | null;
+  response_message: string | null;
+  status: TransferStatus;
+  is_reversed: boolean;
+  reversal_reference: string | null;
+  created_at: Date;
+  updated_at: Date;
+  approved_at: Date | null;
+  declined_at: Date | null;
+  request_hash: string | null;
+  hold_id: string | null;
+  status_queries: number;
+}
+
+export function toTransferRecord(row: TransferRow): TransferRecord {
+  return {
+    id: row.id,
+    clientId: row.client_id,
+    accountId: row.account_id,
+    type: row.type,
+    sessionId: row.session_id,
+    nameEnquiryReference: row.name_enquiry_reference,
+    paymentReference: row.payment_reference,
+    provider: row.provider,
+    providerChannel: row.provider_channel,
+    providerChannelCode: row.provider_channel_code,
+    destinationInstitutionCode: row.destination_institution_code,
+    credit: {
+      accountName: row.credit_account_name,
+      accountNumber: row.credit_account_number,
+      bankCode: row.credit_bank_code,
+      kycLevel: row.credit_kyc_level,
+    },
+    debit: {
+      accountName: row.debit_account_name,
+      accountNumber: row.debit_account_number,
+      bankCode: row.debit_bank_code,
+      kycLevel: row.debit_kyc_level,
+    },
+    transactionLocation: row.transaction_location,
+    narration: row.narration,
+    amountKobo: row.amount_kobo,
+    feeKobo: row.fee_kobo,
+    vatKobo: row.vat_kobo,
+    stampDutyKobo: row.stamp_duty_kobo,
+    responseCode: row.response_code,
+    responseMessage: row.response_message,
+    status: row.status,
+    isReversed: row.is_reversed,
+    reversalReference: row.reversal_reference,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    approvedAt: row.approved_at,
+    declinedAt: row.declined_at,
+    requestHash: row.request_hash,
+    holdId: row.hold_id,
+    statusQueries: row.status_queries,
+  };
+}
+
+export const SELECT_TRANSFER = 'SELECT * FROM transfers';
+
+export async function findOutwardByReference(
+  db: Queryable,
+  clientId: string,
+  paymentReference: string,
+): Promise<TransferRecord | undefined> {
+  const rows = await db.query<TransferRow>(
+    `${SELECT_TRANSFER} WHERE client_id = $1 AND payment_reference = $2 AND type = 'Outwards'`,
+    [clientId, paymentReference],
+  );
+  return rows[0] === undefined ? undefined : toTransferRecord(rows[0]);
+}
+
+export async function findTransferById(
+  db: Queryable,
+  transferId: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<TransferRecord | undefined> {
+  const rows = await db.query<TransferRow>(
+    `${SELECT_TRANSFER} WHERE id = $1${options.forUpdate === true ? ' FOR UPDATE' : ''}`,
+    [transferId],
+  );
+  return rows[0] === undefined ? undefined : toTransferRecord(rows[0]);
+}
+
+/** A client's transfer by session id or payment reference; their Outwards side first. */
+export async function findClientTransfer(
+  db: Queryable,
+  clientId: string,
+  key: { sessionId?: string; paymentReference?: string },
+): Promise<TransferRecord | undefined> {
+  const rows = await db.query<TransferRow>(
+    `${SELECT_TRANSFER} WHERE client_id = $1
+        AND ($2::text IS NULL OR session_id = $2) AND ($3::text IS NULL OR payment_reference = $3)
+      ORDER BY (type = 'Outwards') DESC LIMIT 1`,
+    [clientId, key.sessionId ?? null, key.paymentReference ?? null],
+  );
+  return rows[0] === undefined ? undefined : toTransferRecord(rows[0]);
+}
+
+export interface TransferFilter {
+  readonly clientId: string;
+  readonly accountId?: string;
+  readonly type?: TransferDirection;
+  readonly status?: TransferStatus;
+  readonly from?: Date;
+  readonly to?: Date;
+  readonly offset: number;
+  readonly limit: number;
+}
+
+export async function listTransfers(db: Queryable, filter: TransferFilter) {
+  const where = `client_id = $1 AND ($2::text IS NULL OR account_id = $2)
+      AND ($3::text IS NULL OR type = $3) AND ($4::text IS NULL OR status = $4)
+      AND ($5::timestamptz IS NULL OR created_at >= $5)
+      AND ($6::timestamptz IS NULL OR created_at <= $6)`;
+  const params = [
+    filter.clientId,
+    filter.accountId ?? null,
+    filter.type ?? null,
+    filter.status ?? null,
+    filter.from ?? null,
+    filter.to ?? null,
+  ];
+  const [rows, counts] = await Promise.all([
+    db.query<TransferRow>(
+      `${SELECT_TRANSFER} WHERE ${where} ORDER BY created_at DESC, id DESC OFFSET $7 LIMIT $8`,
+      [...params, filter.offset, filter.limit],
+    ),
+    db.query<{ total: bigint }>(`SELECT count(*) AS total FROM transfers WHERE ${where}`, params),
+  ]);
+  return { transfers: rows.map(toTransferRecord), total: Number(counts[0]?.total ?? 0n) };
+}
+
+/** Outbound volume of an account since a time, for the daily limit (failed ones do not count). */
+export async function outboundVolumeSince(db: Queryable, accountId: string, since: Date) {
+  const rows = await db.query<{ total: bigint }>(
+    `SELECT coalesce(sum(amount_kobo), 0)::bigint AS total FROM transfers
+      WHERE account_id = $1 AND type = 'Outwards' AND status <> 'Failed' AND created_at >= $2`,
+    [accountId, since],
+  );
+  return rows[0]?.total ?? 0n;
+}
+
+export async function settleTransfer(
+  db: Queryable,
+  settlement: {
+    transferId: string;
+    status: TransferStatus;
+    responseCode: string | null;
+    responseMessage: string;
+    at: Date;
+    nextStatusQueryAt: Date | null;
+  },
+): Promise<void> {
+  await db.query(
+    `UPDATE transfers SET status = $2, response_code = $3, response_message = $4, updated_at = $5,
+        approved_at = CASE WHEN $2 = 'Completed' THEN $5 ELSE approved_at END,
+        declined_at = CASE WHEN $2 = 'Failed' THEN $5 ELSE declined_at END,
+        next_status_query_at = $6
+      WHERE id = $1`,
+    [
+      settlement.transferId,
+      settlement.status,
+      settlement.responseCode,
+      settlement.responseMessage,
+      settlement.at,
+      settlement.nextStatusQueryAt,
+    ],
+  );
+}
+
+/**
+ * Claims Processing transfers due for a status query: the count goes up and the next query is
+ * pushed out by lockSeconds, so other workers skip them while this one asks the rail.
+ */
+export async function claimDueStatusQueries(
+  db: Queryable,
+  claim: { now: Date; lockedUntil: Date; limit: number },
+): Promise<TransferRecord[]> {
+  const rows = await db.query<TransferRow>(
+    `UPDATE transfers SET status_queries = status_queries + 1, next_status_query_at = $2
+      WHERE id IN (
+        SELECT id FROM transfers
+         WHERE status = 'Processing' AND next_status_query_at <= $1
+         ORDER BY next_status_query_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+      RETURNING *`,
+    [claim.now, claim.lockedUntil, claim.limit],
+  );
+  return rows.map(toTransferRecord);
 }

@@ -1,0 +1,105 @@
+import type { Principal } from '../../auth/principal.ts';
+import type { Db } from '../../db/db.ts';
+import { AppError } from '../../errors/app-error.ts';
+import type { Rail } from '../../rails/rail.ts';
+import type { Clock } from '../../shared/clock.ts';
+import { newNipSessionId } from '../../shared/ids.ts';
+import { findAccountByNumber } from '../accounts/account-repository.ts';
+import { insertNameEnquiry, type NameEnquiry } from './name-enquiry-repository.ts';
+
+export interface BankLookup {
+  find(bankCode: string): { name: string } | undefined;
+}
+
+export interface NameEnquiryDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly rail: Rail;
+  readonly banks: BankLookup;
+  readonly institutionCode: string;
+  readonly ttlSeconds: number;
+}
+
+const APPROVED = 'Approved or completed successfully';
+
+/**
+ * Resolves an account's name: ours from our own accounts, others through the NIP rail. The
+ * answer's session id is the nameEnquiryReference a transfer must quote; it is bound to the
+ * asking client and this account, and expires.
+ */
+export function createNameEnquiryService(deps: NameEnquiryDeps) {
+  async function enquire(
+    principal: Principal,
+    request: { bankCode: string; accountNumber: string },
+  ): Promise<NameEnquiry & { bankName: string }> {
+    const bank = deps.banks.find(request.bankCode);
+    if (bank === undefined) {
+      throw new AppError('UNKNOWN_BANK');
+    }
+    const sessionId = newNipSessionId(deps.institutionCode, deps.clock);
+    const found =
+      request.bankCode === deps.institutionCode
+        ? await lookUpOwnAccount(request.accountNumber)
+        : await lookUpOtherBank(sessionId, request);
+    const now = deps.clock.now();
+    const enquiry: NameEnquiry = {
+      sessionId,
+      clientId: principal.clientId,
+      bankCode: request.bankCode,
+      accountNumber: request.accountNumber,
+      ...found,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + deps.ttlSeconds * 1000),
+    };
+    await insertNameEnquiry(deps.db, enquiry);
+    return { ...enquiry, bankName: bank.name };
+  }
+
+  async function lookUpOwnAccount(accountNumber: string) {
+    const account = await findAccountByNumber(deps.db, accountNumber);
+    if (account === undefined || account.status === 'Closed') {
+      throw new AppError('NAME_ENQUIRY_FAILED', 'Invalid account');
+    }
+    return {
+      accountName: account.accountName,
+      kycLevel: account.kycLevel,
+      bankVerificationNumber: null,
+    };
+  }
+
+  async function lookUpOtherBank(
+    sessionId: string,
+    request: { bankCode: string; accountNumber: string },
+  ) {
+    const outcome = await deps.rail.nameEnquiry({ sessionId, ...request });
+    if (outcome.kind === 'rejected') {
+      throw new AppError('NAME_ENQUIRY_FAILED', outcome.responseMessage);
+    }
+    if (outcome.kind === 'unavailable') {
+      throw new AppError('RAIL_UNAVAILABLE', outcome.responseMessage);
+    }
+    return {
+      accountName: outcome.accountName,
+      kycLevel: outcome.kycLevel,
+      bankVerificationNumber: outcome.bankVerificationNumber,
+    };
+  }
+
+  return { enquire };
+}
+
+export type NameEnquiryService = ReturnType<typeof createNameEnquiryService>;
+
+export function nameEnquiryView(enquiry: NameEnquiry & { bankName: string }) {
+  return {
+    sessionId: enquiry.sessionId,
+    bankCode: enquiry.bankCode,
+    bankName: enquiry.bankName,
+    accountNumber: enquiry.accountNumber,
+    accountName: enquiry.accountName,
+    kycLevel: enquiry.kycLevel,
+    responseCode: '00',
+    responseMessage: APPROVED,
+    expiresAt: enquiry.expiresAt.toISOString(),
+  };
+}

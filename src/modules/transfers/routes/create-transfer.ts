@@ -1,0 +1,56 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { AppError } from '../../../errors/app-error.ts';
+import { parseAmount } from '../../../http/amount.ts';
+import {
+  AUTHENTICATED_ERROR_RESPONSES,
+  ErrorSchema,
+  envelopeSchema,
+} from '../../../http/common-schemas.ts';
+import { ok } from '../../../http/envelope.ts';
+import { CreateTransferBody, TransferSchema } from '../transfer-schemas.ts';
+import { transferView } from '../transfer-view.ts';
+import type { TransferRoutesOptions } from './index.ts';
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+export const createTransferRoute: FastifyPluginAsyncTypebox<TransferRoutesOptions> = async (
+  app,
+  { transferService, maxAmountKobo },
+) => {
+  app.post(
+    '/transfers',
+    {
+      schema: {
+        tags: ['Transfers'],
+        summary: 'Transfer to an account here (intra-bank) or at another bank (NIP)',
+        description:
+          'Intra-bank transfers complete at once. NIP transfers hold the funds, go to the rail, and ' +
+          'answer Completed, Failed, or Processing (settled later by status query). The same ' +
+          'paymentReference (or Idempotency-Key) with the same body replays the first answer.',
+        headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String()) }),
+        body: CreateTransferBody,
+        response: {
+          200: envelopeSchema(TransferSchema),
+          402: ErrorSchema,
+          409: ErrorSchema,
+          422: ErrorSchema,
+          ...AUTHENTICATED_ERROR_RESPONSES,
+        },
+      },
+    },
+    async (request) => {
+      const key = request.headers['idempotency-key'];
+      if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
+        throw new AppError('VALIDATION_ERROR', 'Idempotency-Key must be 1-255 visible characters.');
+      }
+      const { amount, ...body } = request.body;
+      const transfer = await transferService.createTransfer(
+        request.principal,
+        { ...body, amountKobo: parseAmount(amount, maxAmountKobo) },
+        key,
+      );
+      return ok('Transfer processed.', transferView(transfer));
+    },
+  );
+};

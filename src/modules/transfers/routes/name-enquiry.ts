@@ -1,0 +1,35 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  AUTHENTICATED_ERROR_RESPONSES,
+  ErrorSchema,
+  envelopeSchema,
+} from '../../../http/common-schemas.ts';
+import { ok } from '../../../http/envelope.ts';
+import { nameEnquiryView } from '../name-enquiry-service.ts';
+import { NameEnquiryBody, NameEnquirySchema } from '../transfer-schemas.ts';
+import type { TransferRoutesOptions } from './index.ts';
+
+export const nameEnquiryRoute: FastifyPluginAsyncTypebox<TransferRoutesOptions> = async (
+  app,
+  { nameEnquiryService },
+) => {
+  app.post(
+    '/transfers/name-enquiry',
+    {
+      schema: {
+        tags: ['Transfers'],
+        summary: "Resolve an account's name; its sessionId is the reference a transfer quotes",
+        body: NameEnquiryBody,
+        response: {
+          200: envelopeSchema(NameEnquirySchema),
+          402: ErrorSchema,
+          ...AUTHENTICATED_ERROR_RESPONSES,
+        },
+      },
+    },
+    async (request) => {
+      const enquiry = await nameEnquiryService.enquire(request.principal, request.body);
+      return ok('Account name retrieved successfully.', nameEnquiryView(enquiry));
+    },
+  );
+};

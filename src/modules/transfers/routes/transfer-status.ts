@@ -1,0 +1,40 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { AppError } from '../../../errors/app-error.ts';
+import { AUTHENTICATED_ERROR_RESPONSES, envelopeSchema } from '../../../http/common-schemas.ts';
+import { ok } from '../../../http/envelope.ts';
+import { TransferSchema, TransferStatusBody } from '../transfer-schemas.ts';
+import { transferView } from '../transfer-view.ts';
+import type { TransferRoutesOptions } from './index.ts';
+
+/** One handler at both published paths: /transfers/status and /transfers/tqs. */
+export const transferStatusRoute: FastifyPluginAsyncTypebox<TransferRoutesOptions> = async (
+  app,
+  { transferService },
+) => {
+  for (const url of ['/transfers/status', '/transfers/tqs']) {
+    app.post(
+      url,
+      {
+        schema: {
+          tags: ['Transfers'],
+          summary: 'Transfer status query (by sessionId or paymentReference)',
+          body: TransferStatusBody,
+          response: { 200: envelopeSchema(TransferSchema), ...AUTHENTICATED_ERROR_RESPONSES },
+        },
+      },
+      async (request) => {
+        const { sessionId, paymentReference } = request.body;
+        if (sessionId === undefined && paymentReference === undefined) {
+          throw new AppError('VALIDATION_ERROR', 'sessionId or paymentReference is required.', {
+            details: [{ field: 'sessionId', message: 'is required' }],
+          });
+        }
+        const transfer = await transferService.status(request.principal, {
+          ...(sessionId === undefined ? {} : { sessionId }),
+          ...(paymentReference === undefined ? {} : { paymentReference }),
+        });
+        return ok('Transfer fetched successfully.', transferView(transfer));
+      },
+    );
+  }
+};

@@ -1,0 +1,257 @@
+import type { Principal } from '../../auth/principal.ts';
+import type { TransferConfig } from '../../config/config.ts';
+import type { Queryable } from '../../db/db.ts';
+import { AppError, recordNotFound } from '../../errors/app-error.ts';
+import * as ledger from '../../ledger/ledger-service.ts';
+import type { Clock } from '../../shared/clock.ts';
+import { newNipSessionId, newObjectId } from '../../shared/ids.ts';
+import type { Kobo } from '../../shared/money.ts';
+import { enqueueEvent } from '../../webhooks/outbox.ts';
+import type { Account } from '../accounts/account.ts';
+import { findAccountByNumber } from '../accounts/account-repository.ts';
+import { saveBeneficiary } from './beneficiary-repository.ts';
+import { NO_CHARGES, nipCharges } from './fee-schedule.ts';
+import { claimIdempotencyKey } from './idempotency-repository.ts';
+import { findUsableNameEnquiry, type NameEnquiry } from './name-enquiry-repository.ts';
+import type { BankLookup } from './name-enquiry-service.ts';
+import type { Transfer } from './transfer.ts';
+import { buildInwardTwin, buildOutward } from './transfer-builder.ts';
+import {
+  findOutwardByReference,
+  insertTransfer,
+  outboundVolumeSince,
+} from './transfer-repository.ts';
+import { transferView } from './transfer-view.ts';
+
+export interface TransferRequest {
+  readonly nameEnquiryReference: string;
+  readonly debitAccountNumber: string;
+  readonly beneficiaryBankCode: string;
+  readonly beneficiaryAccountNumber: string;
+  readonly amountKobo: Kobo;
+  readonly saveBeneficiary: boolean;
+  readonly narration?: string;
+  readonly paymentReference?: string;
+}
+
+export interface PlacementDeps {
+  readonly clock: Clock;
+  readonly institutionCode: string;
+  readonly config: TransferConfig;
+  readonly banks: BankLookup;
+}
+
+/** Thrown inside the transaction to roll it back and answer an earlier transfer instead. */
+export class ReplayOf extends Error {
+  override readonly name = 'ReplayOf';
+  constructor(readonly transferId: string) {
+    super(`replay of ${transferId}`);
+  }
+}
+
+/**
+ * The first, atomic step of a transfer: checks, idempotency claims, the transfer row, and the
+ * money (posted for intra-bank, held for NIP), all in the caller's transaction.
+ */
+export async function placeTransfer(
+  tx: Queryable,
+  deps: PlacementDeps,
+  request: {
+    principal: Principal;
+    body: TransferRequest;
+    requestHash: string;
+    idempotencyKey?: string;
+  },
+): Promise<Transfer> {
+  const { principal, body, requestHash } = request;
+  const now = deps.clock.now();
+  const debitAccount = await ownActiveAccount(tx, principal.clientId, body.debitAccountNumber);
+  const transferId = newObjectId(deps.clock);
+  if (request.idempotencyKey !== undefined) {
+    const earlier = await claimIdempotencyKey(tx, {
+      clientId: principal.clientId,
+      key: request.idempotencyKey,
+      requestHash,
+      transferId,
+      now,
+    });
+    if (earlier !== undefined) {
+      throw earlier.requestHash === requestHash
+        ? new ReplayOf(earlier.transferId)
+        : new AppError('IDEMPOTENCY_KEY_REUSED');
+    }
+  }
+  if (body.paymentReference !== undefined) {
+    await refuseOrReplayReference(tx, principal.clientId, body.paymentReference, requestHash);
+  }
+  const enquiry = await usableEnquiry(tx, principal.clientId, body, now);
+  const intraBank = body.beneficiaryBankCode === deps.institutionCode;
+  if (intraBank && body.beneficiaryAccountNumber === debitAccount.accountNumber) {
+    throw new AppError('SAME_ACCOUNT');
+  }
+  await enforceLimits(tx, deps.config, debitAccount, body.amountKobo, now);
+  const sessionId = newNipSessionId(deps.institutionCode, deps.clock);
+  const outward = buildOutward(
+    {
+      id: transferId,
+      sessionId,
+      paymentReference: body.paymentReference ?? sessionId,
+      debitAccount,
+      enquiry,
+      amountKobo: body.amountKobo,
+      charges: intraBank
+        ? NO_CHARGES
+        : nipCharges(body.amountKobo, deps.config.nipFeeTiers, deps.config.vatBasisPoints),
+      narration: body.narration ?? `Transfer to ${enquiry.accountName}`,
+      intraBank,
+      institutionCode: deps.institutionCode,
+    },
+    deps.clock,
+  );
+  const holdId = intraBank ? null : newObjectId(deps.clock);
+  const nextStatusQueryAt = intraBank
+    ? null
+    : new Date(now.getTime() + (deps.config.statusQueryScheduleSeconds[0] ?? 30) * 1000);
+  if (!(await insertTransfer(tx, outward, { requestHash, holdId, nextStatusQueryAt }))) {
+    await refuseOrReplayReference(tx, principal.clientId, outward.paymentReference, requestHash);
+    throw new AppError('CONFLICT');
+  }
+  if (intraBank) {
+    await postIntraBank(tx, deps, {
+      outward,
+      debitAccount,
+      beneficiaryNumber: body.beneficiaryAccountNumber,
+    });
+  } else {
+    await ledger.hold(tx, {
+      id: holdId as string,
+      accountId: debitAccount.id,
+      amountKobo: outward.amountKobo + outward.feeKobo + outward.vatKobo,
+      reference: outward.sessionId,
+      createdAt: now,
+    });
+  }
+  if (body.saveBeneficiary) {
+    await rememberBeneficiary(tx, deps, principal.clientId, enquiry);
+  }
+  return outward;
+}
+
+async function ownActiveAccount(tx: Queryable, clientId: string, accountNumber: string) {
+  const account = await findAccountByNumber(tx, accountNumber);
+  if (account === undefined || account.clientId !== clientId) {
+    throw recordNotFound();
+  }
+  if (account.status !== 'Active') {
+    throw new AppError('ACCOUNT_NOT_ACTIVE');
+  }
+  return account;
+}
+
+async function refuseOrReplayReference(
+  tx: Queryable,
+  clientId: string,
+  reference: string,
+  requestHash: string,
+) {
+  const earlier = await findOutwardByReference(tx, clientId, reference);
+  if (earlier !== undefined) {
+    throw earlier.requestHash === requestHash
+      ? new ReplayOf(earlier.id)
+      : new AppError('DUPLICATE_REFERENCE');
+  }
+}
+
+async function usableEnquiry(
+  tx: Queryable,
+  clientId: string,
+  body: TransferRequest,
+  now: Date,
+): Promise<NameEnquiry> {
+  const enquiry = await findUsableNameEnquiry(tx, {
+    sessionId: body.nameEnquiryReference,
+    clientId,
+    bankCode: body.beneficiaryBankCode,
+    accountNumber: body.beneficiaryAccountNumber,
+    now,
+  });
+  if (enquiry === undefined) {
+    throw new AppError('NAME_ENQUIRY_INVALID');
+  }
+  return enquiry;
+}
+
+/** Per transfer, and per account per UTC day; the account row lock makes the day's sum exact. */
+async function enforceLimits(
+  tx: Queryable,
+  config: TransferConfig,
+  account: Account,
+  amountKobo: Kobo,
+  now: Date,
+) {
+  if (amountKobo > config.perTransferLimitKobo) {
+    throw new AppError('TRANSFER_LIMIT_EXCEEDED', 'Amount is above the per-transfer limit.');
+  }
+  await tx.query('SELECT id FROM ledger_accounts WHERE id = $1 FOR UPDATE', [account.id]);
+  const startOfDay = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  const spent = await outboundVolumeSince(tx, account.id, startOfDay);
+  if (spent + amountKobo > config.dailyLimitKobo) {
+    throw new AppError('TRANSFER_LIMIT_EXCEEDED', "Amount is above the account's daily limit.");
+  }
+}
+
+async function postIntraBank(
+  tx: Queryable,
+  deps: PlacementDeps,
+  parts: { outward: Transfer; debitAccount: Account; beneficiaryNumber: string },
+) {
+  const { outward, debitAccount } = parts;
+  const beneficiary = await findAccountByNumber(tx, parts.beneficiaryNumber);
+  if (beneficiary === undefined || beneficiary.status !== 'Active') {
+    throw new AppError('NAME_ENQUIRY_FAILED', 'The beneficiary account cannot receive transfers.');
+  }
+  await ledger.post(tx, {
+    id: newObjectId(deps.clock),
+    kind: 'intra_transfer',
+    narration: outward.narration,
+    reference: outward.paymentReference,
+    transferId: outward.id,
+    createdAt: outward.createdAt,
+    postings: [
+      { accountId: debitAccount.id, amountKobo: -outward.amountKobo },
+      { accountId: beneficiary.id, amountKobo: outward.amountKobo },
+    ],
+  });
+  const inward = buildInwardTwin(outward, beneficiary, deps.clock);
+  await insertTransfer(tx, inward);
+  for (const [transfer, callbackUrl] of [
+    [outward, debitAccount.callbackUrl],
+    [inward, beneficiary.callbackUrl],
+  ] as const) {
+    await enqueueEvent(tx, deps.clock, {
+      clientId: transfer.clientId,
+      type: 'transfer',
+      data: transferView(transfer),
+      callbackUrl,
+    });
+  }
+}
+
+async function rememberBeneficiary(
+  tx: Queryable,
+  deps: PlacementDeps,
+  clientId: string,
+  enquiry: NameEnquiry,
+) {
+  const now = deps.clock.now();
+  await saveBeneficiary(tx, {
+    id: newObjectId(deps.clock),
+    clientId,
+    bankCode: enquiry.bankCode,
+    bankName: deps.banks.find(enquiry.bankCode)?.name ?? enquiry.bankCode,
+    accountNumber: enquiry.accountNumber,
+    accountName: enquiry.accountName,
+    createdAt: now,
+    updatedAt: now,
+  });
+}

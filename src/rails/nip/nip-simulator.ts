@@ -1,0 +1,217 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type Clock, systemClock } from '../../shared/clock.ts';
+import { invariant } from '../../shared/invariant.ts';
+import type { Kobo } from '../../shared/money.ts';
+import type {
+  FundsTransferRequest,
+  NameEnquiryOutcome,
+  NameEnquiryRequest,
+  Rail,
+  StatusQueryRequest,
+  TransferOutcome,
+} from '../rail.ts';
+import { outcomeFor, responseMessageFor } from './nip-response-codes.ts';
+
+/**
+ * A deterministic stand-in for NIBSS NIP in sandbox and tests. Every magic value below is
+ * documented in docs/sandbox-nip.md; keep the two in step.
+ */
+
+export interface NipSimulatorOptions {
+  /** Our 6-digit institution code: transfers must come from it (session id prefix, originator). */
+  readonly institutionCode: string;
+  /** Delay before every answer, to exercise callers' waiting; 0 (default) to MAX_LATENCY_MS. */
+  readonly latencyMs?: number;
+  readonly clock?: Clock;
+}
+
+/** Bounded so a misconfigured sandbox cannot hang requests for minutes. */
+export const MAX_LATENCY_MS = 10_000;
+
+/**
+ * What the simulated network answers to a transfer, then to each status query in turn (the last
+ * answer repeats). `send: null` means no answer at all: the caller's call timed out.
+ */
+export interface TransferScript {
+  readonly send: string | null;
+  readonly statusQueries: readonly [string, ...string[]];
+}
+
+/** Keyed by the amount's kobo part (amountKobo % 100n); any other kobo part succeeds. */
+export const NIP_MAGIC_KOBO: ReadonlyMap<bigint, TransferScript> = new Map<bigint, TransferScript>([
+  [5n, { send: '05', statusQueries: ['05'] }],
+  [7n, { send: '07', statusQueries: ['07'] }],
+  [51n, { send: '51', statusQueries: ['51'] }],
+  [61n, { send: '61', statusQueries: ['61'] }],
+  [97n, { send: null, statusQueries: ['00'] }],
+  [96n, { send: '96', statusQueries: ['00'] }],
+  [1n, { send: '01', statusQueries: ['05'] }],
+  [9n, { send: '09', statusQueries: ['09', '00'] }],
+  [94n, { send: '94', statusQueries: ['00'] }],
+]);
+
+const SUCCESS_SCRIPT: TransferScript = { send: '00', statusQueries: ['00'] };
+
+/** What the simulator remembers about one transfer session (for tests and sandbox operators). */
+export interface NipSimulatorSession {
+  readonly receivedAt: Date;
+  readonly amountKobo: Kobo;
+  readonly script: TransferScript;
+  readonly statusQueriesAnswered: number;
+}
+
+export interface NipSimulator extends Rail {
+  /** Test/operator introspection, not part of Rail: the session's state, if it was ever sent. */
+  inspectSession(sessionId: string): NipSimulatorSession | undefined;
+}
+
+interface SessionState {
+  readonly receivedAt: Date;
+  readonly amountKobo: Kobo;
+  readonly script: TransferScript;
+  statusQueriesAnswered: number;
+}
+
+const BANK_CODE = /^\d{6}$/;
+const ACCOUNT_NUMBER = /^\d{10}$/;
+const SESSION_ID = /^\d{30}$/;
+
+export function createNipSimulator(options: NipSimulatorOptions): NipSimulator {
+  const { institutionCode } = options;
+  if (!BANK_CODE.test(institutionCode)) {
+    throw new RangeError(`institution code must be 6 digits, got "${institutionCode}"`);
+  }
+  const latencyMs = checkedLatency(options.latencyMs ?? 0);
+  const clock = options.clock ?? systemClock;
+  const sessions = new Map<string, SessionState>();
+
+  // State changes when the request "arrives"; only the answer is late, as on a slow network.
+  async function answer<T>(value: T): Promise<T> {
+    if (latencyMs > 0) {
+      await sleep(latencyMs);
+    }
+    return value;
+  }
+
+  return {
+    // async, so even a malformed request from a caller's bug rejects instead of throwing.
+    nameEnquiry: async (request) => answer(simulateNameEnquiry(request)),
+    sendTransfer: async (request) =>
+      answer(acceptTransfer(sessions, request, institutionCode, clock)),
+    queryStatus: async (request) => answer(answerStatusQuery(sessions, request)),
+    inspectSession: (sessionId) => {
+      const session = sessions.get(sessionId);
+      return session === undefined ? undefined : { ...session };
+    },
+  };
+}
+
+function checkedLatency(latencyMs: number): number {
+  if (!Number.isInteger(latencyMs) || latencyMs < 0 || latencyMs > MAX_LATENCY_MS) {
+    throw new RangeError(`latencyMs must be an integer from 0 to ${MAX_LATENCY_MS}`);
+  }
+  return latencyMs;
+}
+
+function acceptTransfer(
+  sessions: Map<string, SessionState>,
+  request: FundsTransferRequest,
+  institutionCode: string,
+  clock: Clock,
+): TransferOutcome {
+  // A resent session id is the network's duplicate check: the first transfer stays as it was.
+  if (sessions.has(request.sessionId)) {
+    return outcomeFor('94');
+  }
+  const script = transferScriptFor(request, institutionCode);
+  sessions.set(request.sessionId, {
+    receivedAt: clock.now(),
+    amountKobo: request.amountKobo,
+    script,
+    statusQueriesAnswered: 0,
+  });
+  return outcomeFor(script.send);
+}
+
+/** The script a transfer follows: malformed requests fail first, then the amount's kobo part. */
+export function transferScriptFor(
+  request: FundsTransferRequest,
+  institutionCode: string,
+): TransferScript {
+  const refusal = refusalCode(request, institutionCode);
+  if (refusal !== undefined) {
+    return { send: refusal, statusQueries: [refusal] };
+  }
+  return NIP_MAGIC_KOBO.get(request.amountKobo % 100n) ?? SUCCESS_SCRIPT;
+}
+
+/** What NIBSS would refuse outright, whatever the amount (so bugs in callers show up). */
+function refusalCode(request: FundsTransferRequest, institutionCode: string): string | undefined {
+  if (!SESSION_ID.test(request.sessionId) || !request.sessionId.startsWith(institutionCode)) {
+    return '12';
+  }
+  if (request.originator.bankCode !== institutionCode) {
+    return '03';
+  }
+  if (!BANK_CODE.test(request.beneficiary.bankCode)) {
+    return '16';
+  }
+  if (!ACCOUNT_NUMBER.test(request.beneficiary.accountNumber)) {
+    return '07';
+  }
+  return request.amountKobo > 0n ? undefined : '13';
+}
+
+function answerStatusQuery(
+  sessions: Map<string, SessionState>,
+  request: StatusQueryRequest,
+): TransferOutcome {
+  const session = sessions.get(request.sessionId);
+  if (session === undefined) {
+    return outcomeFor('25');
+  }
+  const steps = session.script.statusQueries;
+  const code = steps[Math.min(session.statusQueriesAnswered, steps.length - 1)] ?? steps[0];
+  session.statusQueriesAnswered += 1;
+  return outcomeFor(code);
+}
+
+const FIRST_NAMES: readonly string[] =
+  'CHIDI AMAKA TUNDE NGOZI EMEKA FUNMILAYO IBRAHIM ZAINAB SEGUN BLESSING YUSUF ADAEZE'.split(' ');
+
+const LAST_NAMES: readonly string[] =
+  'OKAFOR ADEYEMI BELLO EZE OKONKWO ABUBAKAR ADEBAYO NWOSU OGUNLEYE MUSA OBI BALOGUN'.split(' ');
+
+export function simulateNameEnquiry(request: NameEnquiryRequest): NameEnquiryOutcome {
+  const { bankCode, accountNumber } = request;
+  if (!BANK_CODE.test(bankCode)) {
+    return { kind: 'rejected', responseCode: '16', responseMessage: responseMessageFor('16') };
+  }
+  if (!ACCOUNT_NUMBER.test(accountNumber) || accountNumber.endsWith('0000')) {
+    return { kind: 'rejected', responseCode: '07', responseMessage: responseMessageFor('07') };
+  }
+  if (accountNumber.endsWith('9999')) {
+    return { kind: 'unavailable', responseCode: '91', responseMessage: responseMessageFor('91') };
+  }
+  return {
+    kind: 'found',
+    accountName: simulatedAccountName(accountNumber),
+    bankVerificationNumber: simulatedBvn(accountNumber),
+    kycLevel: String((Number(accountNumber.slice(9)) % 3) + 1),
+    responseCode: '00',
+    responseMessage: responseMessageFor('00'),
+  };
+}
+
+/** First name from the first five digits, last name from the last five, each mod 12. */
+export function simulatedAccountName(accountNumber: string): string {
+  const first = FIRST_NAMES[Number(accountNumber.slice(0, 5)) % FIRST_NAMES.length];
+  const last = LAST_NAMES[Number(accountNumber.slice(5, 10)) % LAST_NAMES.length];
+  invariant(first !== undefined && last !== undefined, 'name lists are indexed in range');
+  return `${first} ${last}`;
+}
+
+/** No BVN when the last digit is 0 or 5; otherwise '22' and the first nine digits. */
+export function simulatedBvn(accountNumber: string): string | null {
+  return /[05]$/.test(accountNumber) ? null : `22${accountNumber.slice(0, 9)}`;
+}

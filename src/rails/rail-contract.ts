@@ -1,0 +1,220 @@
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import { classifyResponseCode } from './nip/nip-response-codes.ts';
+import type { FundsTransferRequest, NameEnquiryOutcome, Rail, TransferOutcome } from './rail.ts';
+
+/**
+ * The behaviour every Rail must show, whatever network sits behind it. The transfer service
+ * relies on exactly these points to decide when to post, void or keep a hold, so a rail that
+ * fails one can lose or duplicate money. Run it from the rail's own test file.
+ */
+
+export interface AccountReference {
+  readonly bankCode: string;
+  readonly accountNumber: string;
+}
+
+export interface TransferScenario {
+  /** Shown in test names, e.g. 'kobo .97: no answer'. */
+  readonly label: string;
+  /** The transfer to send under the fresh session id given. */
+  readonly request: (sessionId: string) => FundsTransferRequest;
+}
+
+export interface RailContractScenarios {
+  /** A fresh, valid 30-digit session id on every call. */
+  readonly newSessionId: () => string;
+  readonly resolvableAccount: AccountReference;
+  /** An account the rail definitively says does not exist. */
+  readonly unknownAccount: AccountReference;
+  readonly succeeds: TransferScenario;
+  readonly failsDefinitively: TransferScenario;
+  /** Transfers first answered `unknown`; empty for a rail that cannot be made to time out. */
+  readonly answersUnknown: readonly TransferScenario[];
+  /** Status queries allowed to settle an unknown outcome; 5 unless given. */
+  readonly maxStatusQueries?: number;
+  /** Runs between status queries: a real network needs time, a simulator none. */
+  readonly waitBetweenQueries?: () => Promise<void>;
+}
+
+const DEFAULT_MAX_STATUS_QUERIES = 5;
+const TWO_DIGITS = /^\d{2}$/;
+
+export function describeRailContract(
+  name: string,
+  makeRail: () => Promise<Rail> | Rail,
+  scenarios: RailContractScenarios,
+): void {
+  describe(`Rail contract: ${name}`, () => {
+    let built: Rail | undefined;
+    before(async () => {
+      built = await makeRail();
+    });
+    const rail = (): Rail => {
+      assert.ok(built, 'the rail is built in before()');
+      return built;
+    };
+    describeNameEnquiry(rail, scenarios);
+    describeDefinitiveTransfers(rail, scenarios);
+    describeUnknownTransfers(rail, scenarios);
+    describeResentSessions(rail, scenarios);
+  });
+}
+
+function describeNameEnquiry(rail: () => Rail, scenarios: RailContractScenarios): void {
+  describe('name enquiry', () => {
+    it('finds a resolvable account with a non-empty name and code 00', async () => {
+      const outcome = await enquire(rail(), scenarios, scenarios.resolvableAccount);
+      assert.equal(outcome.kind, 'found');
+      assert.equal(outcome.responseCode, '00');
+    });
+
+    it('rejects an unknown account definitively with a non-00 code', async () => {
+      const outcome = await enquire(rail(), scenarios, scenarios.unknownAccount);
+      assert.equal(outcome.kind, 'rejected');
+      assert.notEqual(outcome.responseCode, '00');
+    });
+  });
+}
+
+function describeDefinitiveTransfers(rail: () => Rail, scenarios: RailContractScenarios): void {
+  describe('funds transfer with a definitive answer', () => {
+    it(`answers success 00 (${scenarios.succeeds.label})`, async () => {
+      const outcome = await send(rail(), scenarios.succeeds.request(scenarios.newSessionId()));
+      assert.equal(outcome.kind, 'success');
+    });
+
+    const failing = scenarios.failsDefinitively;
+    it(`answers failed with a failure code (${failing.label})`, async () => {
+      const request = failing.request(scenarios.newSessionId());
+      assert.equal((await send(rail(), request)).kind, 'failed');
+      assert.equal((await query(rail(), request)).kind, 'failed', 'its status query agrees');
+    });
+
+    it('answers the same success to every status query of a successful transfer', async () => {
+      const request = scenarios.succeeds.request(scenarios.newSessionId());
+      assert.equal((await send(rail(), request)).kind, 'success');
+      const first = await query(rail(), request);
+      assert.equal(first.kind, 'success');
+      assert.deepEqual(await query(rail(), request), first);
+    });
+
+    it('never answers success to a status query for a session never sent', async () => {
+      const never = scenarios.succeeds.request(scenarios.newSessionId());
+      assert.notEqual((await query(rail(), never)).kind, 'success');
+    });
+  });
+}
+
+function describeUnknownTransfers(rail: () => Rail, scenarios: RailContractScenarios): void {
+  const max = scenarios.maxStatusQueries ?? DEFAULT_MAX_STATUS_QUERIES;
+  describe('funds transfer answered unknown', () => {
+    if (scenarios.answersUnknown.length === 0) {
+      it('settles by status query', { skip: 'the rail supplied no unknown scenario' }, () => {});
+    }
+    for (const scenario of scenarios.answersUnknown) {
+      it(`is settled within ${max} status queries (${scenario.label})`, async () => {
+        const request = scenario.request(scenarios.newSessionId());
+        assert.equal((await send(rail(), request)).kind, 'unknown');
+        const settled = await settle(rail(), request, scenarios, max);
+        assert.notEqual(settled.kind, 'unknown', `still unknown after ${max} status queries`);
+        assert.deepEqual(await query(rail(), request), settled, 'a settled answer stays');
+      });
+    }
+  });
+}
+
+function describeResentSessions(rail: () => Rail, scenarios: RailContractScenarios): void {
+  describe('resending a session id', () => {
+    it('never produces a second success', async () => {
+      const request = scenarios.succeeds.request(scenarios.newSessionId());
+      assert.equal((await send(rail(), request)).kind, 'success');
+      assert.notEqual((await send(rail(), request)).kind, 'success');
+      assert.equal((await query(rail(), request)).kind, 'success');
+    });
+
+    it('never turns a failed session into a success, even with a good request', async () => {
+      const failing = scenarios.failsDefinitively.request(scenarios.newSessionId());
+      const good = scenarios.succeeds.request(failing.sessionId);
+      assert.equal((await send(rail(), failing)).kind, 'failed');
+      assert.notEqual((await send(rail(), good)).kind, 'success');
+      assert.equal((await query(rail(), failing)).kind, 'failed');
+    });
+  });
+}
+
+async function settle(
+  rail: Rail,
+  transfer: FundsTransferRequest,
+  scenarios: RailContractScenarios,
+  max: number,
+): Promise<TransferOutcome> {
+  let outcome = await query(rail, transfer);
+  for (let asked = 1; asked < max && outcome.kind === 'unknown'; asked += 1) {
+    await scenarios.waitBetweenQueries?.();
+    outcome = await query(rail, transfer);
+  }
+  return outcome;
+}
+
+async function enquire(
+  rail: Rail,
+  scenarios: RailContractScenarios,
+  account: AccountReference,
+): Promise<NameEnquiryOutcome> {
+  const request = { sessionId: scenarios.newSessionId(), ...account };
+  const outcome = await answered(() => rail.nameEnquiry(request), 'nameEnquiry');
+  assertWellFormedNameEnquiry(outcome);
+  return outcome;
+}
+
+async function send(rail: Rail, request: FundsTransferRequest): Promise<TransferOutcome> {
+  const outcome = await answered(() => rail.sendTransfer(request), 'sendTransfer');
+  assertWellFormedTransferOutcome(outcome);
+  return outcome;
+}
+
+/** The status query for a transfer: its session id, at the beneficiary's bank. */
+async function query(rail: Rail, transfer: FundsTransferRequest): Promise<TransferOutcome> {
+  const request = { sessionId: transfer.sessionId, bankCode: transfer.beneficiary.bankCode };
+  const outcome = await answered(() => rail.queryStatus(request), 'queryStatus');
+  assertWellFormedTransferOutcome(outcome);
+  return outcome;
+}
+
+/** Rails answer rail-side problems as outcomes; a rejection would strand the caller's hold. */
+async function answered<T>(call: () => Promise<T>, method: string): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    assert.fail(`${method} threw instead of answering an outcome: ${String(error)}`);
+  }
+}
+
+export function assertWellFormedNameEnquiry(outcome: NameEnquiryOutcome): void {
+  assert.ok(['found', 'rejected', 'unavailable'].includes(outcome.kind), `kind ${outcome.kind}`);
+  assert.match(outcome.responseCode, TWO_DIGITS);
+  assert.ok(outcome.responseMessage.trim() !== '', 'a response message');
+  if (outcome.kind === 'found') {
+    assert.equal(outcome.responseCode, '00');
+    assert.ok(outcome.accountName.trim() !== '', 'a found account has a name');
+    assert.ok(outcome.kycLevel.trim() !== '', 'a found account has a KYC level');
+    if (outcome.bankVerificationNumber !== null) {
+      assert.match(outcome.bankVerificationNumber, /^\d{11}$/);
+    }
+  } else {
+    assert.notEqual(outcome.responseCode, '00', 'a 00 is only ever a found account');
+  }
+}
+
+export function assertWellFormedTransferOutcome(outcome: TransferOutcome): void {
+  assert.ok(outcome.responseMessage.trim() !== '', 'a response message');
+  if (outcome.responseCode !== null) {
+    assert.match(outcome.responseCode, TWO_DIGITS);
+  }
+  const codeClass = classifyResponseCode(outcome.responseCode);
+  // A success or failure must be one the code proves; calling a code unknown is only cautious.
+  if (outcome.kind !== 'unknown') {
+    assert.equal(codeClass, outcome.kind, `code ${outcome.responseCode} is ${codeClass}`);
+  }
+}
