@@ -30,7 +30,13 @@ export async function buildTestApp(
   const config = loadConfig({ PUBLIC_BASE_URL: TEST_BASE_URL, ...env });
   const clock = new ManualClock(options.clockStart ?? new Date('2026-03-02T09:00:00.000Z'));
   // One rail for the app and the services a test drives directly: the simulator keeps sessions.
-  const deps = { config, db: testDb.db, clock, secrets: TEST_SECRETS, rail: createRail(config, clock) };
+  const deps = {
+    config,
+    db: testDb.db,
+    clock,
+    secrets: TEST_SECRETS,
+    rail: createRail(config, clock),
+  };
   const app = await buildApp(deps);
   await app.ready();
   return {
