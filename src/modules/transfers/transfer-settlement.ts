@@ -57,21 +57,18 @@ export function createTransferSettlement(deps: SettlementDeps) {
         return transfer;
       }
       const now = deps.clock.now();
-      if (outcome.kind === 'unknown') {
-        await settleTransfer(tx, {
-          transferId,
-          status: 'Processing',
-          responseCode: outcome.responseCode,
-          responseMessage: outcome.responseMessage,
-          at: now,
-          nextStatusQueryAt: nextQueryAt(transfer.statusQueries, now),
-        });
-      } else {
-        await finish(tx, transfer, outcome, now);
+      if (outcome.kind !== 'unknown') {
+        return finish(tx, transfer, outcome, now);
       }
-      const settled = await findTransferById(tx, transferId);
-      invariant(settled !== undefined, `transfer ${transferId} vanished`);
-      return settled;
+      await settleTransfer(tx, {
+        transferId,
+        status: 'Processing',
+        responseCode: outcome.responseCode,
+        responseMessage: outcome.responseMessage,
+        at: now,
+        nextStatusQueryAt: nextQueryAt(transfer.statusQueries, now),
+      });
+      return reload(tx, transferId);
     });
   }
 
@@ -80,7 +77,7 @@ export function createTransferSettlement(deps: SettlementDeps) {
     transfer: TransferRecord,
     outcome: Exclude<TransferOutcome, { kind: 'unknown' }>,
     now: Date,
-  ) {
+  ): Promise<TransferRecord> {
     const status = outcome.kind === 'success' ? 'Completed' : 'Failed';
     assertMove(transfer.status, status);
     invariant(transfer.holdId !== null, `NIP transfer ${transfer.id} has no hold`);
@@ -106,15 +103,15 @@ export function createTransferSettlement(deps: SettlementDeps) {
       at: now,
       nextStatusQueryAt: null,
     });
-    const settled = await findTransferById(tx, transfer.id);
+    const settled = await reload(tx, transfer.id);
     const account = await findClientAccount(tx, transfer.clientId, transfer.accountId);
-    invariant(settled !== undefined, `transfer ${transfer.id} vanished`);
     await enqueueEvent(tx, deps.clock, {
       clientId: transfer.clientId,
       type: 'transfer',
       data: transferView(settled),
       callbackUrl: account?.callbackUrl ?? null,
     });
+    return settled;
   }
 
   function nextQueryAt(queriesSoFar: number, now: Date): Date {
@@ -127,6 +124,12 @@ export function createTransferSettlement(deps: SettlementDeps) {
 }
 
 export type TransferSettlement = ReturnType<typeof createTransferSettlement>;
+
+async function reload(tx: Queryable, transferId: string): Promise<TransferRecord> {
+  const transfer = await findTransferById(tx, transferId);
+  invariant(transfer !== undefined, `transfer ${transferId} vanished`);
+  return transfer;
+}
 
 /** The customer sees the amount, the fee and the VAT as three statement lines. */
 function successPostings(transfer: TransferRecord): Posting[] {

@@ -20,7 +20,3 @@ export function canMove(from: TransferStatus, to: TransferStatus): boolean {
 export function assertMove(from: TransferStatus, to: TransferStatus): void {
   invariant(canMove(from, to), `a transfer cannot move from ${from} to ${to}`);
 }
-
-export function isFinal(status: TransferStatus): boolean {
-  return NEXT[status].length === 0 || status === 'Completed';
-}

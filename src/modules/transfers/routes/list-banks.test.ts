@@ -1,54 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance } from 'fastify';
-import type { TestApp } from '../../../../test/harness.ts';
-import {
-  describeAuthGuards,
-  type RouteContext,
-  useRouteContext,
-} from '../../../../test/shared-route-tests.ts';
-import { installErrorHandlers } from '../../../errors/error-handler.ts';
-import { requireAccessToken } from '../../../http/plugins/authenticate.ts';
-import { installJsonParser } from '../../../http/plugins/json-parser.ts';
+import { describe, it } from 'node:test';
+import { describeAuthGuards, useRouteContext } from '../../../../test/shared-route-tests.ts';
 import { compareBankNames, findBank, listBanks } from '../bank-directory.ts';
-import { type BankView, listBanksRoute } from './list-banks.ts';
-
-/**
- * src/app.ts does not register this route yet, so it is served by a small app wired like the
- * authenticated scope there: same error handlers, same token check, same access-token issuer
- * (secret and clock) as the test app that signs clients in. Once src/app.ts registers the route,
- * use `context().testApp.app` and drop this.
- */
-async function buildBanksApp(testApp: TestApp): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false }).withTypeProvider<TypeBoxTypeProvider>();
-  installErrorHandlers(app);
-  installJsonParser(app);
-  await app.register(async (authenticated) => {
-    requireAccessToken(authenticated, testApp.services.accessTokens);
-    await authenticated.register(listBanksRoute, {
-      institutionCode: testApp.config.institutionCode,
-    });
-  });
-  await app.ready();
-  return app;
-}
+import type { BankView } from './list-banks.ts';
 
 describe('GET /transfers/banks', () => {
   const context = useRouteContext();
-  let banksApp: FastifyInstance | undefined;
-  before(async () => {
-    banksApp = await buildBanksApp(context().testApp);
-  });
-  after(() => banksApp?.close());
-
-  const withBanksApp = (): RouteContext => {
-    const base = context();
-    assert.ok(banksApp, 'banks app is built in before()');
-    return { ...base, testApp: { ...base.testApp, app: banksApp } };
-  };
   const list = (url = '/transfers/banks', headers = context().headers) =>
-    withBanksApp().testApp.app.inject({ method: 'GET', url, headers });
+    context().testApp.app.inject({ method: 'GET', url, headers });
   const banks = async (): Promise<BankView[]> => (await list()).json().data;
 
   describe('200: every NIP institution, ours included, in one envelope', () => {
@@ -126,7 +85,7 @@ describe('GET /transfers/banks', () => {
     });
   });
 
-  describeAuthGuards(withBanksApp, () => ({ method: 'GET', url: '/transfers/banks' }));
+  describeAuthGuards(context, () => ({ method: 'GET', url: '/transfers/banks' }));
 });
 
 describe('the bank directory', () => {
