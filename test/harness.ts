@@ -24,9 +24,11 @@ export interface TestApp {
 /** The app as production builds it, on a fresh database, with a clock the test controls. */
 export async function buildTestApp(
   env: Record<string, string> = {},
-  options: { clockStart?: Date } = {},
+  options: { clockStart?: Date; poolSize?: number } = {},
 ): Promise<TestApp> {
-  const testDb = await createTestDb();
+  const testDb = await createTestDb(
+    options.poolSize === undefined ? {} : { poolSize: options.poolSize },
+  );
   const config = loadConfig({ PUBLIC_BASE_URL: TEST_BASE_URL, ...env });
   const clock = new ManualClock(options.clockStart ?? new Date('2026-03-02T09:00:00.000Z'));
   // One rail for the app and the services a test drives directly: the simulator keeps sessions.

@@ -89,7 +89,7 @@ export async function placeTransfer(
   if (intraBank && body.beneficiaryAccountNumber === debitAccount.accountNumber) {
     throw new AppError('SAME_ACCOUNT');
   }
-  await enforceLimits(tx, deps.config, debitAccount, body.amountKobo, now);
+  refuseAbovePerTransferLimit(deps.config, body.amountKobo);
   const sessionId = newNipSessionId(deps.institutionCode, deps.clock);
   const outward = buildOutward(
     {
@@ -131,6 +131,9 @@ export async function placeTransfer(
       createdAt: now,
     });
   }
+  // After the money moved: the ledger holds the debit account's row lock by now, taken in id
+  // order with the other accounts, so the day's sum is exact and the lock order stays deadlock-free.
+  await refuseAboveDailyLimit(tx, deps.config, debitAccount, now);
   if (body.saveBeneficiary) {
     await rememberBeneficiary(tx, deps, principal.clientId, enquiry);
   }
@@ -181,21 +184,22 @@ async function usableEnquiry(
   return enquiry;
 }
 
-/** Per transfer, and per account per UTC day; the account row lock makes the day's sum exact. */
-async function enforceLimits(
-  tx: Queryable,
-  config: TransferConfig,
-  account: Account,
-  amountKobo: Kobo,
-  now: Date,
-) {
+function refuseAbovePerTransferLimit(config: TransferConfig, amountKobo: Kobo) {
   if (amountKobo > config.perTransferLimitKobo) {
     throw new AppError('TRANSFER_LIMIT_EXCEEDED', 'Amount is above the per-transfer limit.');
   }
-  await tx.query('SELECT id FROM ledger_accounts WHERE id = $1 FOR UPDATE', [account.id]);
+}
+
+/** The day's outbound volume includes this transfer, already inserted in the same transaction. */
+async function refuseAboveDailyLimit(
+  tx: Queryable,
+  config: TransferConfig,
+  account: Account,
+  now: Date,
+) {
   const startOfDay = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   const spent = await outboundVolumeSince(tx, account.id, startOfDay);
-  if (spent + amountKobo > config.dailyLimitKobo) {
+  if (spent > config.dailyLimitKobo) {
     throw new AppError('TRANSFER_LIMIT_EXCEEDED', "Amount is above the account's daily limit.");
   }
 }
