@@ -19,6 +19,7 @@ import { createPgliteDb } from '../src/db/pglite-db.ts';
 import { GL_ACCOUNTS } from '../src/ledger/gl-accounts.ts';
 import { createInboundCreditService } from '../src/modules/transfers/inbound-credit-service.ts';
 import { systemClock } from '../src/shared/clock.ts';
+import { newNipSessionId } from '../src/shared/ids.ts';
 import { createDeliveryWorker } from '../src/webhooks/delivery-worker.ts';
 import { createHttpSender } from '../src/webhooks/http-sender.ts';
 import { enqueueEvent } from '../src/webhooks/outbox.ts';
@@ -164,11 +165,17 @@ async function creditRate(db: Db, accountNumber: string, count: number, withOutb
   const started = performance.now();
   for (let index = 0; index < count; index += 1) {
     await credits.receive({
-      accountNumber,
+      sessionId: newNipSessionId('000013', systemClock),
+      nameEnquiryReference: newNipSessionId('000013', systemClock),
+      beneficiaryAccountNumber: accountNumber,
       amountKobo: 100_00n,
-      senderName: 'BENCH',
-      senderAccountNumber: '0123456789',
-      senderBankCode: '000013',
+      originator: {
+        accountName: 'BENCH',
+        accountNumber: '0123456789',
+        bankCode: '000013',
+        kycLevel: '1',
+      },
+      narration: 'Bench credit',
     });
   }
   return count / ((performance.now() - started) / 1000);

@@ -23,7 +23,8 @@ import { createNameEnquiryService } from './modules/transfers/name-enquiry-servi
 import { transferRoutes } from './modules/transfers/routes/index.ts';
 import { listBanksRoute } from './modules/transfers/routes/list-banks.ts';
 import { createTransferService } from './modules/transfers/transfer-service.ts';
-import { createNipSimulator } from './rails/nip/nip-simulator.ts';
+import { createNipSimulator, isNipSimulator } from './rails/nip/nip-simulator.ts';
+import { createDatabaseSessionStore } from './rails/nip/simulator-sessions.ts';
 import type { Rail } from './rails/rail.ts';
 import { createUnconfiguredRail } from './rails/unconfigured-rail.ts';
 import type { Clock } from './shared/clock.ts';
@@ -93,7 +94,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clientService: services.clientService,
     inboundCredits: services.inboundCredits,
     institutionCode: deps.config.institutionCode,
-    sandbox: deps.config.ibsEnv === 'sandbox',
+    sandboxNetwork:
+      deps.config.ibsEnv === 'sandbox' && isNipSimulator(services.rail) ? services.rail : undefined,
     maxAmountKobo: deps.config.maxAmountKobo,
     webhookService: services.webhookService,
   });
@@ -101,12 +103,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 }
 
 /** The sandbox NIP simulator, or in production a rail that refuses other banks (no adapter yet). */
-export function createRail(config: Config, clock: Clock): Rail {
+export function createRail(config: Config, clock: Clock, db: Db): Rail {
   return config.ibsEnv === 'sandbox'
     ? createNipSimulator({
         institutionCode: config.institutionCode,
         latencyMs: config.transfers.nipSimulatorLatencyMs,
         clock,
+        // In the database, so a restart (or another process) still knows what the network did.
+        sessions: createDatabaseSessionStore(db),
       })
     : createUnconfiguredRail();
 }
@@ -157,7 +161,7 @@ export function createServices(deps: Omit<AppDeps, 'logger'>) {
     policy: destinationPolicy(config),
     secretRotationGraceSeconds: config.webhooks.secretRotationGraceSeconds,
   });
-  const rail = deps.rail ?? createRail(config, clock);
+  const rail = deps.rail ?? createRail(config, clock, db);
   const banks = { find: (code: string) => findBank(code, config.institutionCode) };
   const nameEnquiryService = createNameEnquiryService({
     db,
@@ -167,6 +171,8 @@ export function createServices(deps: Omit<AppDeps, 'logger'>) {
     institutionCode: config.institutionCode,
     ttlSeconds: config.transfers.nameEnquiryTtlSeconds,
   });
+  // Credits other banks send arrive through the rail, whichever rail it is.
+  rail.onInboundCredit((credit) => inboundCredits.receive(credit));
   const transferService = createTransferService({
     db,
     clock,
@@ -184,5 +190,6 @@ export function createServices(deps: Omit<AppDeps, 'logger'>) {
     webhookService,
     nameEnquiryService,
     transferService,
+    rail,
   };
 }

@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   const db = await createDb(config);
   await migrate(db);
   // One rail for the API and the status-query worker: the sandbox simulator remembers sessions.
-  const rail = createRail(config, systemClock);
+  const rail = createRail(config, systemClock, db);
   const app = await buildApp({
     config,
     db,
@@ -63,7 +63,7 @@ async function main(): Promise<void> {
       baseUrl: config.publicBaseUrl,
       demoBalanceKobo: config.sandboxDemoBalanceKobo,
       clientService: services.clientService,
-      inboundCredits: services.inboundCredits,
+      network: services.rail,
     });
     printSandboxBanner(config, secrets.adminToken, demo, created);
   }

@@ -37,7 +37,7 @@ export async function buildTestApp(
     db: testDb.db,
     clock,
     secrets: TEST_SECRETS,
-    rail: createRail(config, clock),
+    rail: createRail(config, clock, testDb.db),
   };
   const app = await buildApp(deps);
   await app.ready();

@@ -10,7 +10,26 @@ export interface Rail {
   sendTransfer(request: FundsTransferRequest): Promise<TransferOutcome>;
   /** Transaction status query (TSQ) by the transfer's session id. */
   queryStatus(request: StatusQueryRequest): Promise<TransferOutcome>;
+  /**
+   * Registers who receives credits other banks send to our accounts (one handler; a second call
+   * replaces the first). The handler credits the account or throws to refuse it, and must treat
+   * a session id it has seen before as already done: networks resend.
+   */
+  onInboundCredit(handler: InboundCreditHandler): void;
 }
+
+export interface InboundCreditRequest {
+  /** The sending bank's session id: its institution code first, unique per credit. */
+  readonly sessionId: string;
+  /** The session id of the sender's name enquiry, which NIP carries on the credit. */
+  readonly nameEnquiryReference: string;
+  readonly amountKobo: Kobo;
+  readonly beneficiaryAccountNumber: string;
+  readonly originator: Party;
+  readonly narration: string;
+}
+
+export type InboundCreditHandler = (credit: InboundCreditRequest) => Promise<unknown>;
 
 export interface NameEnquiryRequest {
   /** Our session id for this enquiry: 30 digits, our institution code first. */

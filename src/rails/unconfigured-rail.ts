@@ -15,5 +15,7 @@ export function createUnconfiguredRail(): Rail {
     }),
     sendTransfer: async () => ({ kind: 'failed', responseCode: '92', responseMessage: message }),
     queryStatus: async () => ({ kind: 'failed', responseCode: '25', responseMessage: message }),
+    // No network connection, so no credit ever arrives.
+    onInboundCredit: () => undefined,
   };
 }

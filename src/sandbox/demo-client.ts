@@ -2,7 +2,9 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ClientService } from '../clients/client-service.ts';
-import type { InboundCreditService } from '../modules/transfers/inbound-credit-service.ts';
+import { isNipSimulator } from '../rails/nip/nip-simulator.ts';
+import type { Rail } from '../rails/rail.ts';
+import { invariant } from '../shared/invariant.ts';
 import type { Kobo } from '../shared/money.ts';
 
 export const DEMO_FILE = 'sandbox-demo.json';
@@ -21,7 +23,8 @@ interface DemoDeps {
   readonly baseUrl: string;
   readonly demoBalanceKobo: Kobo;
   readonly clientService: ClientService;
-  readonly inboundCredits: InboundCreditService;
+  /** The opening balance arrives as a credit from another bank, through the rail. */
+  readonly network: Rail;
 }
 
 /**
@@ -50,13 +53,16 @@ export async function ensureDemoClient(
     publicKey: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
   });
   if (deps.demoBalanceKobo > 0n) {
-    await deps.inboundCredits.receive({
-      accountNumber: mainAccount.accountNumber,
+    invariant(isNipSimulator(deps.network), 'the sandbox runs on the NIP simulator');
+    await deps.network.sendInboundCredit({
+      beneficiaryAccountNumber: mainAccount.accountNumber,
       amountKobo: deps.demoBalanceKobo,
       narration: 'Sandbox opening balance',
-      senderName: 'SANDBOX FUNDING',
-      senderAccountNumber: '0123456789',
-      senderBankCode: '000013',
+      originator: {
+        accountName: 'SANDBOX FUNDING',
+        accountNumber: '0123456789',
+        bankCode: '000013',
+      },
     });
   }
   await mkdir(deps.dataDir, { recursive: true });

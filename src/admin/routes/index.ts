@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ClientService } from '../../clients/client-service.ts';
 import { requireAdminToken } from '../../http/plugins/admin-auth.ts';
 import type { InboundCreditService } from '../../modules/transfers/inbound-credit-service.ts';
+import type { NipSimulator } from '../../rails/nip/nip-simulator.ts';
 import type { WebhookService } from '../../webhooks/webhook-service.ts';
 import { clientRoutes } from './clients.ts';
 import { sandboxCreditRoute } from './sandbox-credits.ts';
@@ -12,7 +13,8 @@ export interface AdminRoutesOptions {
   readonly clientService: ClientService;
   readonly inboundCredits: InboundCreditService;
   readonly institutionCode: string;
-  readonly sandbox: boolean;
+  /** The simulated NIP network in sandbox; undefined in production. */
+  readonly sandboxNetwork: NipSimulator | undefined;
   readonly maxAmountKobo: bigint;
   readonly webhookService: WebhookService;
 }

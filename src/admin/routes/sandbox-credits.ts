@@ -5,6 +5,7 @@ import { parseAmount } from '../../http/amount.ts';
 import { ErrorSchema, envelopeSchema } from '../../http/common-schemas.ts';
 import { ok } from '../../http/envelope.ts';
 import { transferView } from '../../modules/transfers/transfer-view.ts';
+import { invariant } from '../../shared/invariant.ts';
 import { SandboxCreditBody } from '../admin-schemas.ts';
 import type { AdminRoutesOptions } from './index.ts';
 
@@ -14,10 +15,13 @@ const SANDBOX_SENDER = {
   bankCode: '000013',
 };
 
-/** POST /admin/sandbox/credits: money arrives from another bank over (simulated) NIP. */
+/**
+ * POST /admin/sandbox/credits: another bank sends money over the simulated NIP network, which
+ * delivers it the way every inbound credit arrives (rail → inbound credit service).
+ */
 export const sandboxCreditRoute: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (
   app,
-  { inboundCredits, sandbox, maxAmountKobo },
+  { inboundCredits, sandboxNetwork, maxAmountKobo },
 ) => {
   app.post(
     '/admin/sandbox/credits',
@@ -36,18 +40,22 @@ export const sandboxCreditRoute: FastifyPluginAsyncTypebox<AdminRoutesOptions> =
       },
     },
     async (request, reply) => {
-      if (!sandbox) {
+      if (sandboxNetwork === undefined) {
         throw new AppError('SANDBOX_ONLY');
       }
       const body = request.body;
-      const transfer = await inboundCredits.receive({
-        accountNumber: body.accountNumber,
+      const { sessionId } = await sandboxNetwork.sendInboundCredit({
+        beneficiaryAccountNumber: body.accountNumber,
         amountKobo: parseAmount(body.amount, maxAmountKobo),
         ...(body.narration === undefined ? {} : { narration: body.narration }),
-        senderName: body.senderName ?? SANDBOX_SENDER.name,
-        senderAccountNumber: body.senderAccountNumber ?? SANDBOX_SENDER.accountNumber,
-        senderBankCode: body.senderBankCode ?? SANDBOX_SENDER.bankCode,
+        originator: {
+          accountName: body.senderName ?? SANDBOX_SENDER.name,
+          accountNumber: body.senderAccountNumber ?? SANDBOX_SENDER.accountNumber,
+          bankCode: body.senderBankCode ?? SANDBOX_SENDER.bankCode,
+        },
       });
+      const transfer = await inboundCredits.find(sessionId);
+      invariant(transfer !== undefined, `credit ${sessionId} was delivered but is missing`);
       return reply
         .status(201)
         .send(ok('Credit received successfully.', transferView(transfer), 201));

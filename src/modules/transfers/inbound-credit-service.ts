@@ -3,24 +3,16 @@ import { AppError } from '../../errors/app-error.ts';
 import { GL_ACCOUNTS } from '../../ledger/gl-accounts.ts';
 import type { Posting } from '../../ledger/journal.ts';
 import * as ledger from '../../ledger/ledger-service.ts';
+import type { InboundCreditRequest } from '../../rails/rail.ts';
 import type { Clock } from '../../shared/clock.ts';
-import { newNipSessionId, newObjectId } from '../../shared/ids.ts';
-import type { Kobo } from '../../shared/money.ts';
+import { newObjectId } from '../../shared/ids.ts';
+import { invariant } from '../../shared/invariant.ts';
 import { enqueueEvent, type OutboxEvent } from '../../webhooks/outbox.ts';
 import { findAccountByNumber } from '../accounts/account-repository.ts';
 import { type StampDutyPolicy, stampDutyOnCredit } from './fee-schedule.ts';
 import { NIP_APPROVED, type Transfer } from './transfer.ts';
-import { insertTransfer } from './transfer-repository.ts';
+import { findInwardBySession, insertTransfer } from './transfer-repository.ts';
 import { transferView } from './transfer-view.ts';
-
-export interface InboundCredit {
-  readonly accountNumber: string;
-  readonly amountKobo: Kobo;
-  readonly narration?: string;
-  readonly senderName: string;
-  readonly senderAccountNumber: string;
-  readonly senderBankCode: string;
-}
 
 export interface InboundCreditDeps {
   readonly db: Db;
@@ -33,13 +25,16 @@ export interface InboundCreditDeps {
   readonly publish?: (tx: Queryable, event: OutboxEvent) => Promise<unknown>;
 }
 
-/** A credit from another bank over NIP: one transfer row and one journal, in one transaction. */
+/**
+ * A credit from another bank over NIP: one transfer row and one journal, in one transaction. The
+ * sender's session id is unique, so a resent credit answers the first one and moves nothing.
+ */
 export function createInboundCreditService(deps: InboundCreditDeps) {
   const publish = deps.publish ?? ((tx, event) => enqueueEvent(tx, deps.clock, event));
 
-  async function receive(credit: InboundCredit): Promise<Transfer> {
+  async function receive(credit: InboundCreditRequest): Promise<Transfer> {
     return deps.db.transaction(async (tx) => {
-      const account = await findAccountByNumber(tx, credit.accountNumber);
+      const account = await findAccountByNumber(tx, credit.beneficiaryAccountNumber);
       if (account === undefined) {
         throw new AppError('RECORD_NOT_FOUND');
       }
@@ -47,7 +42,14 @@ export function createInboundCreditService(deps: InboundCreditDeps) {
         throw new AppError('ACCOUNT_NOT_ACTIVE');
       }
       const transfer = buildTransfer(credit, account);
-      await insertTransfer(tx, transfer);
+      if (!(await insertTransfer(tx, transfer))) {
+        const earlier = await findInwardBySession(tx, credit.sessionId);
+        invariant(
+          earlier !== undefined,
+          `inbound session ${credit.sessionId} conflicts but is missing`,
+        );
+        return earlier;
+      }
       await ledger.post(tx, {
         id: newObjectId(deps.clock),
         kind: 'inbound_transfer',
@@ -68,7 +70,7 @@ export function createInboundCreditService(deps: InboundCreditDeps) {
   }
 
   function buildTransfer(
-    credit: InboundCredit,
+    credit: InboundCreditRequest,
     account: {
       id: string;
       clientId: string;
@@ -78,14 +80,14 @@ export function createInboundCreditService(deps: InboundCreditDeps) {
     },
   ): Transfer {
     const now = deps.clock.now();
-    const sessionId = newNipSessionId(credit.senderBankCode, deps.clock);
+    const { sessionId, originator } = credit;
     return {
       id: newObjectId(deps.clock),
       clientId: account.clientId,
       accountId: account.id,
       type: 'Inwards',
       sessionId,
-      nameEnquiryReference: newNipSessionId(credit.senderBankCode, deps.clock),
+      nameEnquiryReference: credit.nameEnquiryReference,
       // Inbound NIP credits carry the session id as their payment reference.
       paymentReference: sessionId,
       provider: 'NIBSS',
@@ -99,13 +101,13 @@ export function createInboundCreditService(deps: InboundCreditDeps) {
         kycLevel: account.kycLevel,
       },
       debit: {
-        accountName: credit.senderName,
-        accountNumber: credit.senderAccountNumber,
-        bankCode: credit.senderBankCode,
-        kycLevel: '1',
+        accountName: originator.accountName,
+        accountNumber: originator.accountNumber,
+        bankCode: originator.bankCode,
+        kycLevel: originator.kycLevel,
       },
       transactionLocation: '',
-      narration: credit.narration ?? `Transfer from ${credit.senderName}`,
+      narration: credit.narration,
       amountKobo: credit.amountKobo,
       feeKobo: 0n,
       vatKobo: 0n,
@@ -141,7 +143,7 @@ export function createInboundCreditService(deps: InboundCreditDeps) {
     return postings;
   }
 
-  return { receive };
+  return { receive, find: (sessionId: string) => findInwardBySession(deps.db, sessionId) };
 }
 
 export type InboundCreditService = ReturnType<typeof createInboundCreditService>;

@@ -192,6 +192,18 @@ export async function findTransferById(
   return rows[0] === undefined ? undefined : toTransferRecord(rows[0]);
 }
 
+/** The credit another bank sent under this session id, if it arrived. */
+export async function findInwardBySession(
+  db: Queryable,
+  sessionId: string,
+): Promise<TransferRecord | undefined> {
+  const rows = await db.query<TransferRow>(
+    `${SELECT_TRANSFER} WHERE session_id = $1 AND type = 'Inwards'`,
+    [sessionId],
+  );
+  return rows[0] === undefined ? undefined : toTransferRecord(rows[0]);
+}
+
 /** A client's transfer by session id or payment reference; their Outwards side first. */
 export async function findClientTransfer(
   db: Queryable,

@@ -1,9 +1,16 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
+import { createTestDb, type TestDb } from '../../../test/test-db.ts';
 import { ManualClock } from '../../shared/clock.ts';
 import { newNipSessionId } from '../../shared/ids.ts';
 import type { Kobo } from '../../shared/money.ts';
-import type { FundsTransferRequest, Party, Rail, TransferOutcome } from '../rail.ts';
+import type {
+  FundsTransferRequest,
+  InboundCreditRequest,
+  Party,
+  Rail,
+  TransferOutcome,
+} from '../rail.ts';
 import { describeRailContract, type RailContractScenarios } from '../rail-contract.ts';
 import {
   classifyResponseCode,
@@ -13,6 +20,7 @@ import {
   responseMessageFor,
 } from './nip-response-codes.ts';
 import { createNipSimulator, MAX_LATENCY_MS } from './nip-simulator.ts';
+import { createDatabaseSessionStore } from './simulator-sessions.ts';
 
 const OURS = '999240';
 const OTHER_BANK = '000013';
@@ -59,6 +67,79 @@ const scenarios: RailContractScenarios = {
 
 describeRailContract('NIP simulator', () => simulator(), scenarios);
 describeRailContract('NIP simulator with 2 ms latency', () => simulator(2), scenarios);
+
+describe('NIP simulator on its database session store', () => {
+  let testDb: TestDb;
+  const onDatabase = () =>
+    createNipSimulator({
+      institutionCode: OURS,
+      clock,
+      sessions: createDatabaseSessionStore(testDb.db),
+    });
+  before(async () => {
+    testDb = await createTestDb();
+  });
+  after(() => testDb?.close());
+
+  describeRailContract('NIP simulator (database sessions)', onDatabase, scenarios);
+
+  it('still knows every session after a restart: TSQ answers, a resend is a duplicate', async () => {
+    const timedOut = newSessionId();
+    const ambiguous = newSessionId();
+    assertAnswer(await onDatabase().sendTransfer(transfer(timedOut, 197n)), 'unknown -', 'send');
+    assertAnswer(await onDatabase().sendTransfer(transfer(ambiguous, 109n)), 'unknown 09', 'send');
+    assertAnswer(await tsq(onDatabase(), ambiguous), 'unknown 09', 'TSQ 1');
+    const restarted = onDatabase();
+    assertAnswer(await tsq(restarted, timedOut), 'success 00', 'TSQ after restart');
+    assertAnswer(await tsq(restarted, ambiguous), 'success 00', 'TSQ 2 after restart');
+    assertAnswer(await restarted.sendTransfer(transfer(timedOut, 100n)), 'unknown 94', 'resend');
+    assert.equal((await restarted.inspectSession(timedOut))?.amountKobo, 197n);
+  });
+});
+
+describe('NIP simulator inbound credits', () => {
+  const credit = {
+    beneficiaryAccountNumber: '1000000018',
+    amountKobo: 250_000n,
+    originator: { bankCode: OTHER_BANK, accountNumber: '0123456789', accountName: 'YUSUF BELLO' },
+  };
+
+  it('hands each credit to the registered handler under a new session id of the sending bank', async () => {
+    const rail = simulator();
+    const received: InboundCreditRequest[] = [];
+    rail.onInboundCredit(async (request) => received.push(request));
+    const first = await rail.sendInboundCredit(credit);
+    const second = await rail.sendInboundCredit({ ...credit, narration: 'Rent' });
+    assert.deepEqual(
+      received.map((request) => request.sessionId),
+      [first.sessionId, second.sessionId],
+    );
+    assert.notEqual(first.sessionId, second.sessionId);
+    assert.match(first.sessionId, /^000013\d{24}$/);
+    assert.match(received[0]?.nameEnquiryReference ?? '', /^000013\d{24}$/);
+    assert.deepEqual(received[0], {
+      sessionId: first.sessionId,
+      nameEnquiryReference: received[0]?.nameEnquiryReference,
+      amountKobo: 250_000n,
+      beneficiaryAccountNumber: '1000000018',
+      originator: { ...credit.originator, kycLevel: '1' },
+      narration: 'Transfer from YUSUF BELLO',
+    });
+    assert.equal(received[1]?.narration, 'Rent');
+  });
+
+  it("passes the handler's refusal back to the sender", async () => {
+    const rail = simulator();
+    rail.onInboundCredit(async () => {
+      throw new Error('no such account');
+    });
+    await assert.rejects(rail.sendInboundCredit(credit), /no such account/);
+  });
+
+  it('refuses to send when no handler is registered, rather than drop the money', async () => {
+    await assert.rejects(simulator().sendInboundCredit(credit), /no inbound credit handler/);
+  });
+});
 
 /** An outcome as 'kind code' ('-' for no code), so a script reads as one line of a table. */
 function assertAnswer(outcome: TransferOutcome, expected: string, step: string): void {
@@ -113,9 +194,9 @@ describe('NIP simulator sessions', () => {
     const rail = simulator();
     const sessionId = newSessionId();
     assertAnswer(await rail.sendTransfer(transfer(sessionId, 151n)), 'failed 51', 'first');
-    const before = rail.inspectSession(sessionId);
+    const before = await rail.inspectSession(sessionId);
     assertAnswer(await rail.sendTransfer(transfer(sessionId, 100n)), 'unknown 94', 'resend');
-    assert.deepEqual(rail.inspectSession(sessionId), before);
+    assert.deepEqual(await rail.inspectSession(sessionId), before);
     assertAnswer(await tsq(rail, sessionId), 'failed 51', 'TSQ');
   });
 
@@ -138,8 +219,8 @@ describe('NIP simulator sessions', () => {
     const rail = simulator();
     const sessionId = newSessionId();
     await rail.sendTransfer(transfer(sessionId, 100n));
-    assert.deepEqual(rail.inspectSession(sessionId)?.receivedAt, clock.now());
-    assert.equal(rail.inspectSession(newSessionId()), undefined);
+    assert.deepEqual((await rail.inspectSession(sessionId))?.receivedAt, clock.now());
+    assert.equal(await rail.inspectSession(newSessionId()), undefined);
   });
 });
 
@@ -228,7 +309,8 @@ describe('NIP simulator name enquiry', () => {
 
 describe('NIP simulator options', () => {
   it('waits the configured latency before every answer', async () => {
-    const rail = simulator(5);
+    // Wide enough that a busy machine cannot run the timer before the next loop turn.
+    const rail = simulator(100);
     const account = { bankCode: OTHER_BANK, accountNumber: '0123456789' };
     const calls = [
       () => rail.nameEnquiry({ sessionId: newSessionId(), ...account }),
@@ -245,7 +327,7 @@ describe('NIP simulator options', () => {
       assert.equal(settled, false, 'not answered on the next turn of the event loop');
       await pending;
       // Timers may fire up to a millisecond early by rounding; a lower bound only.
-      assert.ok(performance.now() - started >= 4);
+      assert.ok(performance.now() - started >= 99);
     }
   });
 

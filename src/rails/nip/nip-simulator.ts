@@ -1,16 +1,27 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Clock, systemClock } from '../../shared/clock.ts';
+import { newNipSessionId } from '../../shared/ids.ts';
 import { invariant } from '../../shared/invariant.ts';
 import type { Kobo } from '../../shared/money.ts';
 import type {
   FundsTransferRequest,
+  InboundCreditHandler,
   NameEnquiryOutcome,
   NameEnquiryRequest,
+  Party,
   Rail,
   StatusQueryRequest,
   TransferOutcome,
 } from '../rail.ts';
 import { outcomeFor, responseMessageFor } from './nip-response-codes.ts';
+import {
+  createMemorySessionStore,
+  type NipSimulatorSession,
+  type SimulatorSessionStore,
+  type TransferScript,
+} from './simulator-sessions.ts';
+
+export type { NipSimulatorSession, TransferScript } from './simulator-sessions.ts';
 
 /**
  * A deterministic stand-in for NIBSS NIP in sandbox and tests. Every magic value below is
@@ -23,19 +34,12 @@ export interface NipSimulatorOptions {
   /** Delay before every answer, to exercise callers' waiting; 0 (default) to MAX_LATENCY_MS. */
   readonly latencyMs?: number;
   readonly clock?: Clock;
+  /** Where sessions live; in memory unless given (the sandbox server keeps them in its database). */
+  readonly sessions?: SimulatorSessionStore;
 }
 
 /** Bounded so a misconfigured sandbox cannot hang requests for minutes. */
 export const MAX_LATENCY_MS = 10_000;
-
-/**
- * What the simulated network answers to a transfer, then to each status query in turn (the last
- * answer repeats). `send: null` means no answer at all: the caller's call timed out.
- */
-export interface TransferScript {
-  readonly send: string | null;
-  readonly statusQueries: readonly [string, ...string[]];
-}
 
 /** Keyed by the amount's kobo part (amountKobo % 100n); any other kobo part succeeds. */
 export const NIP_MAGIC_KOBO: ReadonlyMap<bigint, TransferScript> = new Map<bigint, TransferScript>([
@@ -52,24 +56,25 @@ export const NIP_MAGIC_KOBO: ReadonlyMap<bigint, TransferScript> = new Map<bigin
 
 const SUCCESS_SCRIPT: TransferScript = { send: '00', statusQueries: ['00'] };
 
-/** What the simulator remembers about one transfer session (for tests and sandbox operators). */
-export interface NipSimulatorSession {
-  readonly receivedAt: Date;
-  readonly amountKobo: Kobo;
-  readonly script: TransferScript;
-  readonly statusQueriesAnswered: number;
-}
-
 export interface NipSimulator extends Rail {
   /** Test/operator introspection, not part of Rail: the session's state, if it was ever sent. */
-  inspectSession(sessionId: string): NipSimulatorSession | undefined;
+  inspectSession(sessionId: string): Promise<NipSimulatorSession | undefined>;
+  /**
+   * Sandbox only: another bank sends money to one of our accounts. The simulated network gives
+   * it a session id under the sending bank's code and hands it to our inbound handler.
+   */
+  sendInboundCredit(credit: SimulatedInboundCredit): Promise<{ sessionId: string }>;
 }
 
-interface SessionState {
-  readonly receivedAt: Date;
+export function isNipSimulator(rail: Rail): rail is NipSimulator {
+  return 'sendInboundCredit' in rail && 'inspectSession' in rail;
+}
+
+export interface SimulatedInboundCredit {
+  readonly beneficiaryAccountNumber: string;
   readonly amountKobo: Kobo;
-  readonly script: TransferScript;
-  statusQueriesAnswered: number;
+  readonly originator: Omit<Party, 'kycLevel'>;
+  readonly narration?: string;
 }
 
 const BANK_CODE = /^\d{6}$/;
@@ -83,7 +88,8 @@ export function createNipSimulator(options: NipSimulatorOptions): NipSimulator {
   }
   const latencyMs = checkedLatency(options.latencyMs ?? 0);
   const clock = options.clock ?? systemClock;
-  const sessions = new Map<string, SessionState>();
+  const sessions = options.sessions ?? createMemorySessionStore();
+  let inboundHandler: InboundCreditHandler | undefined;
 
   // State changes when the request "arrives"; only the answer is late, as on a slow network.
   async function answer<T>(value: T): Promise<T> {
@@ -97,11 +103,25 @@ export function createNipSimulator(options: NipSimulatorOptions): NipSimulator {
     // async, so even a malformed request from a caller's bug rejects instead of throwing.
     nameEnquiry: async (request) => answer(simulateNameEnquiry(request)),
     sendTransfer: async (request) =>
-      answer(acceptTransfer(sessions, request, institutionCode, clock)),
-    queryStatus: async (request) => answer(answerStatusQuery(sessions, request)),
-    inspectSession: (sessionId) => {
-      const session = sessions.get(sessionId);
-      return session === undefined ? undefined : { ...session };
+      answer(await acceptTransfer(sessions, request, institutionCode, clock)),
+    queryStatus: async (request) => answer(await answerStatusQuery(sessions, request)),
+    onInboundCredit: (handler) => {
+      inboundHandler = handler;
+    },
+    inspectSession: (sessionId) => sessions.find(sessionId),
+    async sendInboundCredit(credit) {
+      invariant(inboundHandler !== undefined, 'no inbound credit handler is registered');
+      invariant(BANK_CODE.test(credit.originator.bankCode), 'the sending bank code has 6 digits');
+      const sessionId = newNipSessionId(credit.originator.bankCode, clock);
+      await inboundHandler({
+        sessionId,
+        nameEnquiryReference: newNipSessionId(credit.originator.bankCode, clock),
+        amountKobo: credit.amountKobo,
+        beneficiaryAccountNumber: credit.beneficiaryAccountNumber,
+        originator: { ...credit.originator, kycLevel: '1' },
+        narration: credit.narration ?? `Transfer from ${credit.originator.accountName}`,
+      });
+      return { sessionId };
     },
   };
 }
@@ -113,24 +133,20 @@ function checkedLatency(latencyMs: number): number {
   return latencyMs;
 }
 
-function acceptTransfer(
-  sessions: Map<string, SessionState>,
+async function acceptTransfer(
+  sessions: SimulatorSessionStore,
   request: FundsTransferRequest,
   institutionCode: string,
   clock: Clock,
-): TransferOutcome {
-  // A resent session id is the network's duplicate check: the first transfer stays as it was.
-  if (sessions.has(request.sessionId)) {
-    return outcomeFor('94');
-  }
+): Promise<TransferOutcome> {
   const script = transferScriptFor(request, institutionCode);
-  sessions.set(request.sessionId, {
+  const added = await sessions.add(request.sessionId, {
     receivedAt: clock.now(),
     amountKobo: request.amountKobo,
     script,
-    statusQueriesAnswered: 0,
   });
-  return outcomeFor(script.send);
+  // A resent session id is the network's duplicate check: the first transfer stays as it was.
+  return outcomeFor(added ? script.send : '94');
 }
 
 /** The script a transfer follows: malformed requests fail first, then the amount's kobo part. */
@@ -162,18 +178,16 @@ function refusalCode(request: FundsTransferRequest, institutionCode: string): st
   return request.amountKobo > 0n ? undefined : '13';
 }
 
-function answerStatusQuery(
-  sessions: Map<string, SessionState>,
+async function answerStatusQuery(
+  sessions: SimulatorSessionStore,
   request: StatusQueryRequest,
-): TransferOutcome {
-  const session = sessions.get(request.sessionId);
+): Promise<TransferOutcome> {
+  const session = await sessions.countStatusQuery(request.sessionId);
   if (session === undefined) {
     return outcomeFor('25');
   }
   const steps = session.script.statusQueries;
-  const code = steps[Math.min(session.statusQueriesAnswered, steps.length - 1)] ?? steps[0];
-  session.statusQueriesAnswered += 1;
-  return outcomeFor(code);
+  return outcomeFor(steps[Math.min(session.statusQueriesAnswered, steps.length - 1)] ?? steps[0]);
 }
 
 const FIRST_NAMES: readonly string[] =
