@@ -9,11 +9,11 @@ import type { Kobo } from '../../shared/money.ts';
 import { enqueueEvent } from '../../webhooks/outbox.ts';
 import type { Account } from '../accounts/account.ts';
 import { findAccountByNumber } from '../accounts/account-repository.ts';
-import { saveBeneficiary } from './beneficiary-repository.ts';
 import { NO_CHARGES, nipCharges } from './fee-schedule.ts';
 import { claimIdempotencyKey } from './idempotency-repository.ts';
 import { findUsableNameEnquiry, type NameEnquiry } from './name-enquiry-repository.ts';
 import type { BankLookup } from './name-enquiry-service.ts';
+import { rememberBeneficiary } from './remember-beneficiary.ts';
 import type { Transfer } from './transfer.ts';
 import { buildInwardTwin, buildOutward } from './transfer-builder.ts';
 import {
@@ -112,7 +112,15 @@ export async function placeTransfer(
   const nextStatusQueryAt = intraBank
     ? null
     : new Date(now.getTime() + (deps.config.statusQueryScheduleSeconds[0] ?? 30) * 1000);
-  if (!(await insertTransfer(tx, outward, { requestHash, holdId, nextStatusQueryAt }))) {
+  const saveLater = !intraBank && body.saveBeneficiary;
+  if (
+    !(await insertTransfer(tx, outward, {
+      requestHash,
+      holdId,
+      nextStatusQueryAt,
+      saveBeneficiary: saveLater,
+    }))
+  ) {
     await refuseOrReplayReference(tx, principal.clientId, outward.paymentReference, requestHash);
     throw new AppError('CONFLICT');
   }
@@ -134,7 +142,8 @@ export async function placeTransfer(
   // After the money moved: the ledger holds the debit account's row lock by now, taken in id
   // order with the other accounts, so the day's sum is exact and the lock order stays deadlock-free.
   await refuseAboveDailyLimit(tx, deps.config, debitAccount, now);
-  if (body.saveBeneficiary) {
+  // An intra-bank transfer has succeeded already; a NIP one saves it when it settles with 00.
+  if (intraBank && body.saveBeneficiary) {
     await rememberBeneficiary(tx, deps, principal.clientId, enquiry);
   }
   return outward;
@@ -239,23 +248,4 @@ async function postIntraBank(
       callbackUrl,
     });
   }
-}
-
-async function rememberBeneficiary(
-  tx: Queryable,
-  deps: PlacementDeps,
-  clientId: string,
-  enquiry: NameEnquiry,
-) {
-  const now = deps.clock.now();
-  await saveBeneficiary(tx, {
-    id: newObjectId(deps.clock),
-    clientId,
-    bankCode: enquiry.bankCode,
-    bankName: deps.banks.find(enquiry.bankCode)?.name ?? enquiry.bankCode,
-    accountNumber: enquiry.accountNumber,
-    accountName: enquiry.accountName,
-    createdAt: now,
-    updatedAt: now,
-  });
 }

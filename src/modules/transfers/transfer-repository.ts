@@ -6,12 +6,15 @@ export interface TransferRecord extends Transfer {
   readonly requestHash: string | null;
   readonly holdId: string | null;
   readonly statusQueries: number;
+  /** The request asked to save the beneficiary once the transfer succeeds. */
+  readonly saveBeneficiary: boolean;
 }
 
 export interface NewTransferExtras {
   readonly requestHash?: string | null;
   readonly holdId?: string | null;
   readonly nextStatusQueryAt?: Date | null;
+  readonly saveBeneficiary?: boolean;
 }
 
 /**
@@ -32,10 +35,10 @@ export async function insertTransfer(
         debit_bank_code, debit_kyc_level, transaction_location, narration, amount_kobo,
         fee_kobo, vat_kobo, stamp_duty_kobo, response_code, response_message, status,
         is_reversed, reversal_reference, created_at, updated_at, approved_at, declined_at,
-        request_hash, hold_id, next_status_query_at)
+        request_hash, hold_id, next_status_query_at, save_beneficiary)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18,
         $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35,
-        $36, $37)
+        $36, $37, $38)
      ON CONFLICT DO NOTHING RETURNING id`,
     [
       transfer.id,
@@ -75,6 +78,7 @@ export async function insertTransfer(
       extras.requestHash ?? null,
       extras.holdId ?? null,
       extras.nextStatusQueryAt ?? null,
+      extras.saveBeneficiary ?? false,
     ],
   );
   return rows.length === 1;
@@ -118,6 +122,7 @@ interface TransferRow {
   request_hash: string | null;
   hold_id: string | null;
   status_queries: number;
+  save_beneficiary: boolean;
 }
 
 export function toTransferRecord(row: TransferRow): TransferRecord {
@@ -163,6 +168,7 @@ export function toTransferRecord(row: TransferRow): TransferRecord {
     requestHash: row.request_hash,
     holdId: row.hold_id,
     statusQueries: row.status_queries,
+    saveBeneficiary: row.save_beneficiary,
   };
 }
 

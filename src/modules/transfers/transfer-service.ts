@@ -33,6 +33,7 @@ export function createTransferService(deps: TransferServiceDeps) {
     db: deps.db,
     clock: deps.clock,
     rail: deps.rail,
+    banks: deps.banks,
     statusQueryScheduleSeconds: deps.config.statusQueryScheduleSeconds,
   });
 

@@ -8,6 +8,8 @@ import { newObjectId } from '../../shared/ids.ts';
 import { invariant } from '../../shared/invariant.ts';
 import { enqueueEvent } from '../../webhooks/outbox.ts';
 import { findClientAccount } from '../accounts/account-repository.ts';
+import type { BankLookup } from './name-enquiry-service.ts';
+import { rememberBeneficiary } from './remember-beneficiary.ts';
 import { findTransferById, settleTransfer, type TransferRecord } from './transfer-repository.ts';
 import { assertMove } from './transfer-state.ts';
 import { transferView } from './transfer-view.ts';
@@ -16,6 +18,7 @@ export interface SettlementDeps {
   readonly db: Db;
   readonly clock: Clock;
   readonly rail: Rail;
+  readonly banks: BankLookup;
   readonly statusQueryScheduleSeconds: readonly number[];
 }
 
@@ -92,6 +95,9 @@ export function createTransferSettlement(deps: SettlementDeps) {
         postings: successPostings(transfer),
         releaseHoldId: transfer.holdId,
       });
+      if (transfer.saveBeneficiary) {
+        await rememberBeneficiary(tx, deps, transfer.clientId, transfer.credit);
+      }
     } else {
       await ledger.voidHold(tx, transfer.holdId, now);
     }

@@ -270,6 +270,41 @@ describe('transfers API', () => {
     });
   });
 
+  describe('beneficiaries are saved only after a successful transfer', () => {
+    async function nipTo(accountNumber: string, amount: number) {
+      const { sessionId } = await enquire(OTHER_BANK, accountNumber);
+      return (
+        await transfer({
+          nameEnquiryReference: sessionId,
+          beneficiaryBankCode: OTHER_BANK,
+          beneficiaryAccountNumber: accountNumber,
+          amount,
+          saveBeneficiary: true,
+        })
+      ).json().data;
+    }
+    async function saved(accountNumber: string) {
+      const list = (await call('GET', '/transfers/beneficiaries?limit=100')).json();
+      return list.data.some(
+        (item: { accountNumber: string }) => item.accountNumber === accountNumber,
+      );
+    }
+
+    it('a failed NIP transfer saves nothing', async () => {
+      assert.equal((await nipTo('0123456781', 20.05)).status, 'Failed');
+      assert.equal(await saved('0123456781'), false);
+    });
+
+    it('a Processing NIP transfer saves it when the status query answers 00', async () => {
+      const sent = await nipTo('0123456782', 20.97);
+      assert.equal(sent.status, 'Processing');
+      assert.equal(await saved('0123456782'), false);
+      const settled = await call('POST', '/transfers/tqs', { sessionId: sent.sessionId });
+      assert.equal(settled.json().data.status, 'Completed');
+      assert.equal(await saved('0123456782'), true);
+    });
+  });
+
   describe('GET /transfers', () => {
     it('lists history by account, direction and status, only the caller’s', async () => {
       const outwards = (
