@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, createRail, createServices, type Secrets } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config/config.ts';
 import type { Db } from '../src/db/db.ts';
+import type { Rail } from '../src/rails/rail.ts';
 import { ManualClock } from '../src/shared/clock.ts';
 import { createTestDb } from './test-db.ts';
 
@@ -24,7 +25,12 @@ export interface TestApp {
 /** The app as production builds it, on a fresh database, with a clock the test controls. */
 export async function buildTestApp(
   env: Record<string, string> = {},
-  options: { clockStart?: Date; poolSize?: number } = {},
+  options: {
+    clockStart?: Date;
+    poolSize?: number;
+    /** The rail to use instead of the configured one (sandbox: the NIP simulator). */
+    rail?: (config: Config, clock: ManualClock, db: Db) => Rail;
+  } = {},
 ): Promise<TestApp> {
   const testDb = await createTestDb(
     options.poolSize === undefined ? {} : { poolSize: options.poolSize },
@@ -37,7 +43,7 @@ export async function buildTestApp(
     db: testDb.db,
     clock,
     secrets: TEST_SECRETS,
-    rail: createRail(config, clock, testDb.db),
+    rail: options.rail?.(config, clock, testDb.db) ?? createRail(config, clock, testDb.db),
   };
   const app = await buildApp(deps);
   await app.ready();

@@ -102,3 +102,28 @@ export class ServerProcess {
     return `--- server output ---\n${this.output.slice(-6000)}`;
   }
 }
+
+/**
+ * `npm start` as a child on a free port, with exactly the given environment plus what Node needs
+ * from ours (PATH, HOME, TMPDIR); resolves once the sandbox banner is out.
+ */
+export async function startServerProcess(
+  env: Record<string, string | undefined>,
+): Promise<{ server: ServerProcess; baseUrl: string }> {
+  const port = await freePort();
+  const childEnv: NodeJS.ProcessEnv = { ...env, PORT: String(port) };
+  for (const name of ['PATH', 'HOME', 'TMPDIR', 'SYSTEMROOT']) {
+    const value = process.env[name];
+    if (value !== undefined) {
+      childEnv[name] = value;
+    }
+  }
+  const server = new ServerProcess(childEnv);
+  try {
+    await server.banner();
+  } catch (error) {
+    await server.kill();
+    throw error;
+  }
+  return { server, baseUrl: `http://127.0.0.1:${port}` };
+}

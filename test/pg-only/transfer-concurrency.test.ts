@@ -11,6 +11,7 @@ const OTHER_BANK = '000013';
 const OTHER_ACCOUNT = '0123456789';
 
 type Headers = Record<string, string>;
+const EMPTY = { accountBalance: 0, bookBalance: 0, lockedBalance: 0 };
 interface Account {
   readonly id: string;
   readonly accountNumber: string;
@@ -48,11 +49,8 @@ describe('transfers under concurrency (PostgreSQL)', () => {
       url: `/accounts/${account.id}`,
       headers: account.headers,
     });
-    return response.json().data as {
-      accountBalance: number;
-      bookBalance: number;
-      lockedBalance: number;
-    };
+    const { accountBalance, bookBalance, lockedBalance } = response.json().data;
+    return { accountBalance, bookBalance, lockedBalance } as Record<string, number>;
   }
 
   async function send(
@@ -140,7 +138,6 @@ describe('transfers under concurrency (PostgreSQL)', () => {
       assert.equal(status.json().data.status, 'Completed');
       // ₦100 + ₦10 fee + ₦0.75 VAT, once.
       assert.deepEqual(await balances(from), {
-        ...(await balances(from)),
         accountBalance: 1_000 - 110.75,
         bookBalance: 1_000 - 110.75,
         lockedBalance: 0,
@@ -159,12 +156,7 @@ describe('transfers under concurrency (PostgreSQL)', () => {
       const to = await openAccount(headers, 0);
       const outcomes = await tenParallel(() => send(from, { bankCode: OUR_BANK, ...to }, 20));
       assert.deepEqual(outcomes, { completed: 5, refused: 5 });
-      assert.deepEqual(await balances(from), {
-        ...(await balances(from)),
-        accountBalance: 0,
-        bookBalance: 0,
-        lockedBalance: 0,
-      });
+      assert.deepEqual(await balances(from), EMPTY);
       assert.equal((await balances(to)).bookBalance, 100);
     });
 
@@ -174,12 +166,7 @@ describe('transfers under concurrency (PostgreSQL)', () => {
       const to = { bankCode: OTHER_BANK, accountNumber: OTHER_ACCOUNT };
       const outcomes = await tenParallel(() => send(from, to, 20));
       assert.deepEqual(outcomes, { completed: 5, refused: 5 });
-      assert.deepEqual(await balances(from), {
-        ...(await balances(from)),
-        accountBalance: 0,
-        bookBalance: 0,
-        lockedBalance: 0,
-      });
+      assert.deepEqual(await balances(from), EMPTY);
       const [charges] = await testApp.db.query<{ fees: bigint; vat: bigint }>(
         `SELECT sum(fee_kobo)::bigint AS fees, sum(vat_kobo)::bigint AS vat FROM transfers
           WHERE account_id = $1 AND status = 'Completed'`,

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { verifyLedger } from '../../bench/verify-ledger.ts';
 import { publicKeyPem, rsaKeyPair, signAssertion } from '../factories.ts';
-import { freePort, ServerProcess } from '../server-process.ts';
+import { type ServerProcess, startServerProcess } from '../server-process.ts';
 import { createTestDb, type TestDb } from '../test-db.ts';
 
 const ADMIN_TOKEN = 'crash-test-admin-token-0123456789abcdefghij';
@@ -52,27 +52,18 @@ describe('NIP transfers survive a SIGKILL while in flight (PostgreSQL)', {
   const servers: ServerProcess[] = [];
 
   async function startServer(extra: Record<string, string>) {
-    const port = await freePort();
-    const env: NodeJS.ProcessEnv = {
+    const started = await startServerProcess({
       DATABASE_URL: testDb.url,
       IBS_ENV: 'sandbox',
-      PORT: String(port),
       DATA_DIR: dataDir,
       ADMIN_TOKEN,
       TOKEN_SIGNING_SECRET,
       PUBLIC_BASE_URL,
       WEBHOOK_WORKER_ENABLED: 'false',
       ...extra,
-    };
-    for (const name of ['PATH', 'HOME', 'TMPDIR']) {
-      if (process.env[name] !== undefined) {
-        env[name] = process.env[name];
-      }
-    }
-    const server = new ServerProcess(env);
-    servers.push(server);
-    await server.banner();
-    return { server, baseUrl: `http://127.0.0.1:${port}` };
+    });
+    servers.push(started.server);
+    return started;
   }
 
   async function call(

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { freePort, ServerProcess } from '../server-process.ts';
+import { type ServerProcess, startServerProcess } from '../server-process.ts';
 import { createTestDb, type TestDb } from '../test-db.ts';
 import { type ReceivedRequest, WebhookReceiver } from '../webhook-receiver.ts';
 
@@ -78,30 +78,17 @@ describe('webhook delivery survives a SIGKILL between commit and delivery (Postg
   const receiver = new WebhookReceiver();
   const servers: ServerProcess[] = [];
 
-  async function startServer(extra: Record<string, string>): Promise<{
-    server: ServerProcess;
-    baseUrl: string;
-  }> {
-    const port = await freePort();
-    const env: NodeJS.ProcessEnv = {
+  async function startServer(extra: Record<string, string>) {
+    const started = await startServerProcess({
       DATABASE_URL: databaseUrl,
       IBS_ENV: 'sandbox',
-      PORT: String(port),
       DATA_DIR: dataDir,
       ADMIN_TOKEN,
       TOKEN_SIGNING_SECRET,
       ...extra,
-    };
-    for (const name of ['PATH', 'HOME', 'TMPDIR', 'SYSTEMROOT']) {
-      const value = process.env[name];
-      if (value !== undefined) {
-        env[name] = value;
-      }
-    }
-    const server = new ServerProcess(env);
-    servers.push(server);
-    await server.banner();
-    return { server, baseUrl: `http://127.0.0.1:${port}` };
+    });
+    servers.push(started.server);
+    return started;
   }
 
   async function admin(
