@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { MAX_LATENCY_MS } from '../rails/nip/nip-simulator.ts';
 import { ConfigError, loadConfig } from './config.ts';
 
 const PRODUCTION = {
@@ -95,5 +96,28 @@ describe('loadConfig', () => {
   it('adds extra assertion audiences', () => {
     const config = loadConfig({ ASSERTION_AUDIENCES: 'https://api.sandbox.safehavenmfb.com/, x' });
     assert.ok(config.assertionAudiences.includes('https://api.sandbox.safehavenmfb.com'));
+  });
+
+  it('accepts only a NIP simulator latency the simulator itself accepts', () => {
+    assert.equal(
+      loadConfig({ NIP_SIMULATOR_LATENCY_MS: String(MAX_LATENCY_MS) }).transfers
+        .nipSimulatorLatencyMs,
+      MAX_LATENCY_MS,
+    );
+    assert.throws(
+      () => loadConfig({ NIP_SIMULATOR_LATENCY_MS: String(MAX_LATENCY_MS + 1) }),
+      /NIP_SIMULATOR_LATENCY_MS/,
+    );
+  });
+
+  it('reads the transfer status-query settings', () => {
+    const transfers = loadConfig({}).transfers;
+    assert.deepEqual(transfers.statusQueryScheduleSeconds, [30, 60, 120, 300, 600, 1800, 3600]);
+    assert.equal(transfers.statusQueryNotFoundGraceSeconds, 300);
+    assert.equal(
+      loadConfig({ STATUS_QUERY_NOT_FOUND_GRACE_SECONDS: '0' }).transfers
+        .statusQueryNotFoundGraceSeconds,
+      0,
+    );
   });
 });

@@ -45,6 +45,8 @@ export interface TransferConfig {
   readonly nameEnquiryTtlSeconds: number;
   /** Delays between status queries of a transfer whose outcome is unknown; the last repeats. */
   readonly statusQueryScheduleSeconds: readonly number[];
+  /** A status query's "no record" (25) is final only for a transfer at least this old. */
+  readonly statusQueryNotFoundGraceSeconds: number;
   readonly nipSimulatorLatencyMs: number;
 }
 
@@ -178,10 +180,15 @@ function readTransferConfig(read: EnvReader): TransferConfig {
       'STATUS_QUERY_SCHEDULE_SECONDS',
       [30, 60, 120, 300, 600, 1800, 3600],
     ),
+    statusQueryNotFoundGraceSeconds: readEnvInt(read, 'STATUS_QUERY_NOT_FOUND_GRACE_SECONDS', {
+      fallback: 300,
+      min: 0,
+      max: 86_400,
+    }),
     nipSimulatorLatencyMs: readEnvInt(read, 'NIP_SIMULATOR_LATENCY_MS', {
       fallback: 0,
       min: 0,
-      max: 60_000,
+      max: 10_000,
     }),
   });
 }

@@ -35,6 +35,7 @@ export function createTransferService(deps: TransferServiceDeps) {
     rail: deps.rail,
     banks: deps.banks,
     statusQueryScheduleSeconds: deps.config.statusQueryScheduleSeconds,
+    notFoundGraceSeconds: deps.config.statusQueryNotFoundGraceSeconds,
   });
 
   /**

@@ -20,6 +20,8 @@ export interface SettlementDeps {
   readonly rail: Rail;
   readonly banks: BankLookup;
   readonly statusQueryScheduleSeconds: readonly number[];
+  /** How old a transfer must be before a status query's "no record" (25) counts as a failure. */
+  readonly notFoundGraceSeconds: number;
 }
 
 /**
@@ -49,7 +51,20 @@ export function createTransferSettlement(deps: SettlementDeps) {
     const outcome = await askRail(() =>
       deps.rail.queryStatus({ sessionId: transfer.sessionId, bankCode: transfer.credit.bankCode }),
     );
-    return settle(transfer.id, outcome);
+    return settle(transfer.id, tooEarlyToTellNotFound(transfer, outcome));
+  }
+
+  /**
+   * "No record" (25) means the network never got the transfer, unless the query overtook a slow
+   * send: a young transfer's 25 is only unknown, and a later query decides.
+   */
+  function tooEarlyToTellNotFound(transfer: TransferRecord, outcome: TransferOutcome) {
+    const ageSeconds = (deps.clock.now().getTime() - transfer.createdAt.getTime()) / 1000;
+    return outcome.kind === 'failed' &&
+      outcome.responseCode === NOT_FOUND &&
+      ageSeconds < deps.notFoundGraceSeconds
+      ? ({ ...outcome, kind: 'unknown' } as const)
+      : outcome;
   }
 
   async function settle(transferId: string, outcome: TransferOutcome): Promise<TransferRecord> {
@@ -174,6 +189,8 @@ function party(side: {
 }) {
   return { ...side, kycLevel: side.kycLevel ?? '1' };
 }
+
+const NOT_FOUND = '25';
 
 /** A rail that throws is a rail that did not answer: the outcome is unknown, never a failure. */
 async function askRail(call: () => Promise<TransferOutcome>): Promise<TransferOutcome> {
