@@ -1,46 +1,22 @@
 // Compatibility: the published third-party Node SDK for the IBS API (@specialman/safehaven),
 // pointed at OpenIBS over real HTTP, must work unchanged for the Accounts API.
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { createClient, sandboxCredit, signAssertion, type TestClient } from '../factories.ts';
 import { buildTestApp, type TestApp } from '../harness.ts';
+import {
+  Account,
+  AppError,
+  Auth,
+  base,
+  type SdkAccountService,
+  type SdkAuth,
+  sdkError,
+  type WirePage,
+} from './safehaven-sdk.ts';
 
 // The SDK is CommonJS without types; these describe only what the test touches.
-interface SdkResponse<T> {
-  statusCode: number;
-  message: string;
-  data: T;
-}
-
-interface SdkAuth {
-  base_url: string;
-  access_token: string | null;
-  ibs_client_id: string | null;
-  token_expiry: number | null;
-  MAX_RETRIES: number;
-  RETRY_DELAY: number;
-  authenticate(): Promise<void>;
-  cleanup(): void;
-}
-
-type SdkRequest = (path: string, payload: Record<string, unknown>) => Promise<SdkResponse<unknown>>;
-
-interface SdkAccountService {
-  accounts(query: Record<string, unknown>): Promise<SdkResponse<unknown>>;
-  account(id: string): Promise<SdkResponse<unknown>>;
-  create(data: Record<string, unknown>): Promise<SdkResponse<unknown>>;
-  update(data: Record<string, unknown>): Promise<SdkResponse<unknown>>;
-  statement(data: Record<string, unknown>): Promise<SdkResponse<unknown>>;
-}
-
-interface SdkAppError extends Error {
-  statusCode: number;
-  error: string;
-  error_description: string;
-}
-
 interface WireAccount {
   _id: string;
   client: string;
@@ -57,42 +33,12 @@ interface WireAccount {
   notificationSettings: Record<string, boolean>;
 }
 
-interface WirePage<T> {
-  data: T[];
-  pagination: { total: number; pages: number; page: string; limit: string };
-}
-
 interface WireStatementRow {
   entryNumber: number;
   type: 'Credit' | 'Debit';
   amount: number;
   balanceAfter: number;
   narration: string;
-}
-
-const require = createRequire(import.meta.url);
-// Not app.js: it loads dotenv. The modules are built against any base URL.
-const Auth = require('@specialman/safehaven/services/auth.js') as new (options: {
-  client_id: string;
-  client_assertion: string;
-  env: string;
-}) => SdkAuth;
-const base = require('@specialman/safehaven/lib/base.js') as (auth: SdkAuth) => SdkRequest;
-const Account = require('@specialman/safehaven/services/account.js') as new (
-  request: SdkRequest,
-) => SdkAccountService;
-const { AppError } = require('@specialman/safehaven/middleware/error.js') as {
-  AppError: new (...args: unknown[]) => SdkAppError;
-};
-
-/** The SDK's error, checked by class and by the fields its callers read. */
-function sdkError(statusCode: number, message: string) {
-  return (error: unknown) => {
-    assert.ok(error instanceof AppError, `expected the SDK's AppError, got ${String(error)}`);
-    assert.equal(error.statusCode, statusCode);
-    assert.equal(error.message, message);
-    return true;
-  };
 }
 
 describe('@specialman/safehaven SDK against OpenIBS', () => {

@@ -1,47 +1,23 @@
 // Compatibility: the published third-party Node SDK for the IBS API (@specialman/safehaven),
 // pointed at OpenIBS over real HTTP, must work unchanged for the Transfers and Beneficiaries API.
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { createClient, sandboxCredit, signAssertion, type TestClient } from '../factories.ts';
 import { buildTestApp, type TestApp } from '../harness.ts';
+import {
+  Account,
+  Auth,
+  base,
+  type SdkAccountService,
+  type SdkAuth,
+  type SdkTransferService,
+  sdkError,
+  Transfer,
+  type WirePage,
+} from './safehaven-sdk.ts';
 
 // The SDK is CommonJS without types; these describe only what the test touches.
-interface SdkResponse<T> {
-  statusCode: number;
-  message: string;
-  data: T;
-}
-
-interface SdkAuth {
-  base_url: string;
-  authenticate(): Promise<void>;
-  cleanup(): void;
-}
-
-type SdkRequest = (path: string, payload: Record<string, unknown>) => Promise<SdkResponse<unknown>>;
-
-interface SdkAccountService {
-  account(id: string): Promise<SdkResponse<unknown>>;
-}
-
-interface SdkTransferService {
-  banks(query?: Record<string, unknown>): Promise<SdkResponse<unknown>>;
-  nameEnquiry(data: Record<string, unknown>): Promise<SdkResponse<unknown>>;
-  create(data: Record<string, unknown>): Promise<SdkResponse<unknown>>;
-  status(data: Record<string, unknown>): Promise<SdkResponse<unknown>>;
-  list(query?: Record<string, unknown>): Promise<SdkResponse<unknown>>;
-  beneficiaries(query?: Record<string, unknown>): Promise<SdkResponse<unknown>>;
-  deleteBeneficiary(id: string): Promise<SdkResponse<unknown>>;
-}
-
-interface SdkAppError extends Error {
-  statusCode: number;
-  error: string;
-  error_description: string;
-}
-
 interface WireAccount {
   _id: string;
   accountNumber: string;
@@ -105,29 +81,6 @@ interface WireBeneficiary {
   accountName: string;
 }
 
-interface WirePage<T> {
-  data: T[];
-  pagination: { total: number; pages: number; page: string; limit: string };
-}
-
-const require = createRequire(import.meta.url);
-// Not app.js: it loads dotenv. The modules are built against any base URL.
-const Auth = require('@specialman/safehaven/services/auth.js') as new (options: {
-  client_id: string;
-  client_assertion: string;
-  env: string;
-}) => SdkAuth;
-const base = require('@specialman/safehaven/lib/base.js') as (auth: SdkAuth) => SdkRequest;
-const Account = require('@specialman/safehaven/services/account.js') as new (
-  request: SdkRequest,
-) => SdkAccountService;
-const Transfer = require('@specialman/safehaven/services/transfer.js') as new (
-  request: SdkRequest,
-) => SdkTransferService;
-const { AppError } = require('@specialman/safehaven/middleware/error.js') as {
-  AppError: new (...args: unknown[]) => SdkAppError;
-};
-
 const OUR_BANK = '999240';
 // The sandbox NIP simulator resolves any 10-digit account at another bank (docs/sandbox-nip.md):
 // 0123456789 is YUSUF ABUBAKAR, KYC level (9 mod 3) + 1 = 1.
@@ -136,17 +89,6 @@ const OTHER_ACCOUNT = '0123456789';
 const OTHER_NAME = 'YUSUF ABUBAKAR';
 const SESSION_ID = /^999240\d{24}$/;
 const OBJECT_ID = /^[0-9a-f]{24}$/;
-
-/** The SDK's error, checked by class and by the fields its callers read. */
-function sdkError(statusCode: number, message: string) {
-  return (error: unknown) => {
-    assert.ok(error instanceof AppError, `expected the SDK's AppError, got ${String(error)}`);
-    assert.equal(error.statusCode, statusCode);
-    assert.equal(error.message, message);
-    assert.equal(error.error_description, message);
-    return true;
-  };
-}
 
 describe('@specialman/safehaven SDK transfers against OpenIBS', () => {
   let testApp: TestApp;

@@ -1,0 +1,87 @@
+// The published third-party Node SDK for the IBS API (@specialman/safehaven), loaded module by
+// module for the compatibility tests. The SDK is CommonJS without types; these describe only what
+// the tests touch.
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+
+export interface SdkResponse<T> {
+  statusCode: number;
+  message: string;
+  data: T;
+}
+
+export interface SdkAuth {
+  base_url: string;
+  access_token: string | null;
+  ibs_client_id: string | null;
+  token_expiry: number | null;
+  MAX_RETRIES: number;
+  RETRY_DELAY: number;
+  authenticate(): Promise<void>;
+  cleanup(): void;
+}
+
+export type SdkRequest = (
+  path: string,
+  payload: Record<string, unknown>,
+) => Promise<SdkResponse<unknown>>;
+
+type SdkCall = (data: Record<string, unknown>) => Promise<SdkResponse<unknown>>;
+
+export interface SdkAccountService {
+  accounts(query: Record<string, unknown>): Promise<SdkResponse<unknown>>;
+  account(id: string): Promise<SdkResponse<unknown>>;
+  create: SdkCall;
+  update: SdkCall;
+  statement: SdkCall;
+}
+
+export interface SdkTransferService {
+  banks(query?: Record<string, unknown>): Promise<SdkResponse<unknown>>;
+  nameEnquiry: SdkCall;
+  create: SdkCall;
+  status: SdkCall;
+  list(query?: Record<string, unknown>): Promise<SdkResponse<unknown>>;
+  beneficiaries(query?: Record<string, unknown>): Promise<SdkResponse<unknown>>;
+  deleteBeneficiary(id: string): Promise<SdkResponse<unknown>>;
+}
+
+export interface SdkAppError extends Error {
+  statusCode: number;
+  error: string;
+  error_description: string;
+}
+
+export interface WirePage<T> {
+  data: T[];
+  pagination: { total: number; pages: number; page: string; limit: string };
+}
+
+const require = createRequire(import.meta.url);
+// Not app.js: it loads dotenv. The modules are built against any base URL.
+export const Auth = require('@specialman/safehaven/services/auth.js') as new (options: {
+  client_id: string;
+  client_assertion: string;
+  env: string;
+}) => SdkAuth;
+export const base = require('@specialman/safehaven/lib/base.js') as (auth: SdkAuth) => SdkRequest;
+export const Account = require('@specialman/safehaven/services/account.js') as new (
+  request: SdkRequest,
+) => SdkAccountService;
+export const Transfer = require('@specialman/safehaven/services/transfer.js') as new (
+  request: SdkRequest,
+) => SdkTransferService;
+export const { AppError } = require('@specialman/safehaven/middleware/error.js') as {
+  AppError: new (...args: unknown[]) => SdkAppError;
+};
+
+/** The SDK's error, checked by class and by the fields its callers read. */
+export function sdkError(statusCode: number, message: string) {
+  return (error: unknown) => {
+    assert.ok(error instanceof AppError, `expected the SDK's AppError, got ${String(error)}`);
+    assert.equal(error.statusCode, statusCode);
+    assert.equal(error.message, message);
+    assert.equal(error.error_description, message);
+    return true;
+  };
+}
