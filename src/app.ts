@@ -17,6 +17,12 @@ import { registerOpenApi } from './http/plugins/openapi.ts';
 import { GL_ACCOUNTS } from './ledger/gl-accounts.ts';
 import { createAccountService } from './modules/accounts/account-service.ts';
 import { accountRoutes } from './modules/accounts/routes/index.ts';
+import type { IdentityBureau } from './modules/identity/bureau/identity-bureau.ts';
+import { createIdentityBureauSimulator } from './modules/identity/bureau/identity-bureau-simulator.ts';
+import { createUnconfiguredBureau } from './modules/identity/bureau/unconfigured-bureau.ts';
+import { createIdentityService } from './modules/identity/identity-service.ts';
+import { randomOtp, SANDBOX_OTP } from './modules/identity/otp.ts';
+import { identityRoutes } from './modules/identity/routes/index.ts';
 import { findBank } from './modules/transfers/bank-directory.ts';
 import { createInboundCreditService } from './modules/transfers/inbound-credit-service.ts';
 import { createNameEnquiryService } from './modules/transfers/name-enquiry-service.ts';
@@ -45,6 +51,8 @@ export interface AppDeps {
   readonly logger?: FastifyServerOptions['logger'];
   /** The NIP rail; by default the sandbox simulator, or a refusing rail in production. */
   readonly rail?: Rail;
+  /** The identity bureau; by default the sandbox simulator, or a refusing one in production. */
+  readonly identityBureau?: IdentityBureau;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -79,6 +87,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       institutionCode: deps.config.institutionCode,
     });
     await authenticated.register(listBanksRoute, { institutionCode: deps.config.institutionCode });
+    await authenticated.register(identityRoutes, { identityService: services.identityService });
     await authenticated.register(transferRoutes, {
       transferService: services.transferService,
       nameEnquiryService: services.nameEnquiryService,
@@ -113,6 +122,13 @@ export function createRail(config: Config, clock: Clock, db: Db): Rail {
         sessions: createDatabaseSessionStore(db),
       })
     : createUnconfiguredRail();
+}
+
+/** The sandbox bureau simulator, or in production one that refuses checks (no adapter yet). */
+export function createIdentityBureau(config: Config, clock: Clock): IdentityBureau {
+  return config.ibsEnv === 'sandbox'
+    ? createIdentityBureauSimulator({ clock })
+    : createUnconfiguredBureau();
 }
 
 /** Wires the services once; each takes only what it needs. */
@@ -181,7 +197,18 @@ export function createServices(deps: Omit<AppDeps, 'logger'>) {
     institutionCode: config.institutionCode,
     config: config.transfers,
   });
+  const identityService = createIdentityService({
+    db,
+    clock,
+    bureau: deps.identityBureau ?? createIdentityBureau(config, clock),
+    config: config.identity,
+    vatBasisPoints: config.transfers.vatBasisPoints,
+    // The documented sandbox OTP (docs/sandbox-identity.md); production OTPs are random.
+    newOtp: config.ibsEnv === 'sandbox' ? () => SANDBOX_OTP : randomOtp,
+    otpSecret: deps.secrets.tokenSigningSecret,
+  });
   return {
+    identityService,
     accessTokens,
     tokenService,
     accountService,

@@ -1,5 +1,6 @@
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '../webhooks/delivery-policy.ts';
 import { type EnvReader, readEnvBoolean, readEnvInt, readEnvString } from './env-reader.ts';
+import { type IdentityConfig, readIdentityConfig } from './identity-config.ts';
 
 export type IbsEnvironment = 'sandbox' | 'production';
 
@@ -29,6 +30,7 @@ export interface Config {
   readonly logLevel: string;
   readonly webhooks: WebhookConfig;
   readonly transfers: TransferConfig;
+  readonly identity: IdentityConfig;
 }
 
 export interface FeeTier {
@@ -111,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: readEnvString(read, 'LOG_LEVEL', { fallback: 'info' }) ?? 'info',
     webhooks: readWebhookConfig(read, production),
     transfers: readTransferConfig(read),
+    identity: readIdentityConfig(read),
   };
   if (production && config.databaseUrl === undefined) {
     read.problems.push('production runs on PostgreSQL only: set DATABASE_URL');

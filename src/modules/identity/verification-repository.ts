@@ -1,0 +1,130 @@
+import type { Queryable } from '../../db/db.ts';
+import type { CreditBureau, IdentityRecord, IdentityType } from './bureau/identity-bureau.ts';
+import type { Verification, VerificationStatus } from './verification.ts';
+
+interface VerificationRow {
+  id: string;
+  client_id: string;
+  type: IdentityType;
+  number: string;
+  provider: CreditBureau | null;
+  verifier_id: string | null;
+  debit_account_id: string;
+  debit_account_number: string;
+  fee_kobo: bigint;
+  vat_kobo: bigint;
+  status: VerificationStatus;
+  record: Record<string, unknown>;
+  otp_digest: string | null;
+  otp_expires_at: Date | null;
+  otp_attempts: number;
+  created_at: Date;
+  updated_at: Date;
+  verified_at: Date | null;
+}
+
+const SELECT_VERIFICATION = `
+  SELECT v.*, a.account_number AS debit_account_number
+    FROM identity_verifications v JOIN accounts a ON a.id = v.debit_account_id`;
+
+export async function insertVerification(
+  db: Queryable,
+  verification: Omit<Verification, 'debitAccountNumber'> & { journalId: string | null },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO identity_verifications (id, client_id, type, number, provider, verifier_id,
+        debit_account_id, fee_kobo, vat_kobo, journal_id, status, record, otp_digest,
+        otp_expires_at, otp_attempts, created_at, updated_at, verified_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
+    [
+      verification.id,
+      verification.clientId,
+      verification.type,
+      verification.number,
+      verification.provider,
+      verification.verifierId,
+      verification.debitAccountId,
+      verification.feeKobo,
+      verification.vatKobo,
+      verification.journalId,
+      verification.status,
+      recordToJson(verification.record),
+      verification.otpDigest,
+      verification.otpExpiresAt,
+      verification.otpAttempts,
+      verification.createdAt,
+      verification.updatedAt,
+      verification.verifiedAt,
+    ],
+  );
+}
+
+/** A client's verification; another client's id answers nothing, as an unknown one does. */
+export async function findClientVerification(
+  db: Queryable,
+  clientId: string,
+  verificationId: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<Verification | undefined> {
+  const rows = await db.query<VerificationRow>(
+    `${SELECT_VERIFICATION} WHERE v.id = $1 AND v.client_id = $2${
+      options.forUpdate === true ? ' FOR UPDATE OF v' : ''
+    }`,
+    [verificationId, clientId],
+  );
+  return rows[0] === undefined ? undefined : toVerification(rows[0]);
+}
+
+/** Records one OTP attempt: how many there have been, and the status it leaves. */
+export async function recordOtpAttempt(
+  db: Queryable,
+  update: { id: string; status: VerificationStatus; attempts: number; at: Date },
+): Promise<void> {
+  await db.query(
+    `UPDATE identity_verifications
+        SET otp_attempts = $3, status = $2, updated_at = $4,
+            verified_at = CASE WHEN $2 = 'Verified' THEN $4 ELSE verified_at END
+      WHERE id = $1`,
+    [update.id, update.status, update.attempts, update.at],
+  );
+}
+
+function toVerification(row: VerificationRow): Verification {
+  return {
+    id: row.id,
+    clientId: row.client_id,
+    type: row.type,
+    number: row.number,
+    provider: row.provider,
+    verifierId: row.verifier_id,
+    debitAccountId: row.debit_account_id,
+    debitAccountNumber: row.debit_account_number,
+    feeKobo: row.fee_kobo,
+    vatKobo: row.vat_kobo,
+    status: row.status,
+    record: recordFromJson(row.record),
+    otpDigest: row.otp_digest,
+    otpExpiresAt: row.otp_expires_at,
+    otpAttempts: row.otp_attempts,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    verifiedAt: row.verified_at,
+  };
+}
+
+/** JSON has no bigint: the credit report's kobo amount is stored as a decimal string. */
+function recordToJson(record: IdentityRecord): string {
+  return JSON.stringify(record, (_key, value) =>
+    typeof value === 'bigint' ? value.toString() : value,
+  );
+}
+
+function recordFromJson(json: Record<string, unknown>): IdentityRecord {
+  if (json.kind === 'creditReport') {
+    return {
+      ...json,
+      outstandingBalanceKobo: BigInt(String(json.outstandingBalanceKobo)),
+    } as unknown as IdentityRecord;
+  }
+  return json as unknown as IdentityRecord;
+}
