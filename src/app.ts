@@ -16,7 +16,10 @@ import { installJsonParser } from './http/plugins/json-parser.ts';
 import { registerOpenApi } from './http/plugins/openapi.ts';
 import { GL_ACCOUNTS } from './ledger/gl-accounts.ts';
 import { createAccountService } from './modules/accounts/account-service.ts';
+import { createIdentityProof } from './modules/accounts/identity-proof.ts';
 import { accountRoutes } from './modules/accounts/routes/index.ts';
+import { subAccountRoutes } from './modules/accounts/routes/sub-accounts.ts';
+import { createSubAccountService } from './modules/accounts/sub-account-service.ts';
 import type { IdentityBureau } from './modules/identity/bureau/identity-bureau.ts';
 import { createIdentityBureauSimulator } from './modules/identity/bureau/identity-bureau-simulator.ts';
 import { createUnconfiguredBureau } from './modules/identity/bureau/unconfigured-bureau.ts';
@@ -84,6 +87,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     requireAccessToken(authenticated, services.accessTokens);
     await authenticated.register(accountRoutes, {
       accountService: services.accountService,
+      institutionCode: deps.config.institutionCode,
+    });
+    await authenticated.register(subAccountRoutes, {
+      subAccountService: services.subAccountService,
       institutionCode: deps.config.institutionCode,
     });
     await authenticated.register(listBanksRoute, { institutionCode: deps.config.institutionCode });
@@ -207,8 +214,17 @@ export function createServices(deps: Omit<AppDeps, 'logger'>) {
     newOtp: config.ibsEnv === 'sandbox' ? () => SANDBOX_OTP : randomOtp,
     otpSecret: deps.secrets.tokenSigningSecret,
   });
+  const subAccountService = createSubAccountService({
+    db,
+    clock,
+    accounts: accountService,
+    proof: createIdentityProof(identityService),
+    callbackPolicy: destinationPolicy(config),
+    maxAmountKobo: config.maxAmountKobo,
+  });
   return {
     identityService,
+    subAccountService,
     accessTokens,
     tokenService,
     accountService,

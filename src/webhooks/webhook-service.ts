@@ -101,7 +101,8 @@ export function createWebhookService(deps: WebhookServiceDeps) {
 
 export type WebhookService = ReturnType<typeof createWebhookService>;
 
-async function checkDestination(url: string, policy: DestinationPolicy): Promise<void> {
+/** Refuses (400) a webhook URL the destination policy does not allow. */
+export async function checkDestination(url: string, policy: DestinationPolicy): Promise<void> {
   try {
     await resolveAndCheck(checkUrlForm(url, policy), policy);
   } catch (error) {

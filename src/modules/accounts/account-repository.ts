@@ -1,5 +1,12 @@
 import type { Queryable } from '../../db/db.ts';
-import type { Account, AccountStatus, AccountType, NotificationSettings } from './account.ts';
+import type {
+  Account,
+  AccountStatus,
+  AccountType,
+  AutoSweep,
+  NotificationSettings,
+  SubAccountHolder,
+} from './account.ts';
 
 interface AccountRow {
   id: string;
@@ -17,6 +24,18 @@ interface AccountRow {
   notification_settings: NotificationSettings;
   balance_kobo: bigint;
   held_kobo: bigint;
+  holder_type: 'Individual' | 'Corporate' | null;
+  phone_number: string | null;
+  email_address: string | null;
+  identity_type: string | null;
+  identity_verification_id: string | null;
+  director_verification_ids: string[];
+  auto_sweep: boolean;
+  auto_sweep_details: {
+    destinationAccountNumber: string;
+    retainKobo: string;
+    minimumKobo: string;
+  } | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -25,7 +44,9 @@ const SELECT_ACCOUNT = `
   SELECT a.id, a.client_id, a.account_number, a.account_name, a.account_type, a.currency_code,
          a.is_sub_account, a.status, a.kyc_level, a.external_reference, a.callback_url,
          a.metadata, a.notification_settings, l.balance_kobo, l.held_kobo,
-         a.created_at, a.updated_at
+         a.holder_type, a.phone_number, a.email_address, a.identity_type,
+         a.identity_verification_id, a.director_verification_ids, a.auto_sweep,
+         a.auto_sweep_details, a.created_at, a.updated_at
     FROM accounts a JOIN ledger_accounts l ON l.id = a.id`;
 
 function toAccount(row: AccountRow): Account {
@@ -45,6 +66,26 @@ function toAccount(row: AccountRow): Account {
     notificationSettings: row.notification_settings,
     balanceKobo: row.balance_kobo,
     heldKobo: row.held_kobo,
+    holder:
+      row.holder_type === null
+        ? null
+        : {
+            type: row.holder_type,
+            phoneNumber: row.phone_number ?? '',
+            emailAddress: row.email_address ?? '',
+            identityType: row.identity_type ?? '',
+            identityId: row.identity_verification_id ?? '',
+            directorIdentityIds: row.director_verification_ids,
+          },
+    autoSweep:
+      row.auto_sweep_details === null
+        ? null
+        : {
+            enabled: row.auto_sweep,
+            destinationAccountNumber: row.auto_sweep_details.destinationAccountNumber,
+            retainKobo: BigInt(row.auto_sweep_details.retainKobo),
+            minimumKobo: BigInt(row.auto_sweep_details.minimumKobo),
+          },
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -67,13 +108,31 @@ export interface NewAccount {
   readonly metadata: Record<string, unknown>;
   readonly notificationSettings: NotificationSettings;
   readonly createdAt: Date;
+  readonly kycLevel: string;
+  readonly subAccount?: NewSubAccount;
 }
 
-export async function insertAccount(db: Queryable, account: NewAccount): Promise<void> {
-  await db.query(
+export interface NewSubAccount {
+  readonly holder: SubAccountHolder;
+  readonly externalReference: string;
+  readonly requestHash: string;
+  readonly callbackUrl: string | null;
+  readonly autoSweep: AutoSweep | null;
+}
+
+/** false when the client already has an account under this externalReference. */
+export async function insertAccount(db: Queryable, account: NewAccount): Promise<boolean> {
+  const sub = account.subAccount;
+  const rows = await db.query(
     `INSERT INTO accounts (id, client_id, account_number, account_name, account_type,
-        is_sub_account, metadata, notification_settings, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)`,
+        is_sub_account, metadata, notification_settings, created_at, updated_at, kyc_level,
+        holder_type, phone_number, email_address, identity_type, identity_verification_id,
+        director_verification_ids, external_reference, request_hash, callback_url, auto_sweep,
+        auto_sweep_details)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10, $11, $12, $13, $14, $15, $16, $17,
+        $18, $19, $20, $21)
+     ON CONFLICT (client_id, external_reference) WHERE external_reference IS NOT NULL
+       DO NOTHING RETURNING id`,
     [
       account.id,
       account.clientId,
@@ -84,6 +143,74 @@ export async function insertAccount(db: Queryable, account: NewAccount): Promise
       JSON.stringify(account.metadata),
       JSON.stringify(account.notificationSettings),
       account.createdAt,
+      account.kycLevel,
+      sub?.holder.type ?? null,
+      sub?.holder.phoneNumber ?? null,
+      sub?.holder.emailAddress ?? null,
+      sub?.holder.identityType ?? null,
+      sub?.holder.identityId ?? null,
+      [...(sub?.holder.directorIdentityIds ?? [])],
+      sub?.externalReference ?? null,
+      sub?.requestHash ?? null,
+      sub?.callbackUrl ?? null,
+      sub?.autoSweep?.enabled ?? false,
+      sub?.autoSweep === null || sub?.autoSweep === undefined ? null : autoSweepJson(sub.autoSweep),
+    ],
+  );
+  return rows.length === 1;
+}
+
+export function autoSweepJson(autoSweep: AutoSweep): string {
+  return JSON.stringify({
+    destinationAccountNumber: autoSweep.destinationAccountNumber,
+    retainKobo: autoSweep.retainKobo.toString(),
+    minimumKobo: autoSweep.minimumKobo.toString(),
+  });
+}
+
+/** The client's account under an externalReference, with the fingerprint of its request. */
+export async function findByExternalReference(
+  db: Queryable,
+  clientId: string,
+  externalReference: string,
+): Promise<{ account: Account; requestHash: string | null } | undefined> {
+  const rows = await db.query<AccountRow & { request_hash: string | null }>(
+    `${SELECT_ACCOUNT.replace('SELECT a.id,', 'SELECT a.request_hash, a.id,')}
+      WHERE a.client_id = $1 AND a.external_reference = $2`,
+    [clientId, externalReference],
+  );
+  const row = rows[0];
+  return row === undefined ? undefined : { account: toAccount(row), requestHash: row.request_hash };
+}
+
+/** Contact details, metadata, callback URL and auto-sweep: never identity, status or balance. */
+export async function updateSubAccount(
+  db: Queryable,
+  update: {
+    clientId: string;
+    accountId: string;
+    phoneNumber: string;
+    emailAddress: string;
+    metadata: Record<string, unknown>;
+    callbackUrl: string | null;
+    autoSweep: AutoSweep | null;
+    now: Date;
+  },
+): Promise<void> {
+  await db.query(
+    `UPDATE accounts SET phone_number = $3, email_address = $4, metadata = $5, callback_url = $6,
+        auto_sweep = $7, auto_sweep_details = $8, updated_at = $9
+      WHERE id = $1 AND client_id = $2 AND is_sub_account`,
+    [
+      update.accountId,
+      update.clientId,
+      update.phoneNumber,
+      update.emailAddress,
+      JSON.stringify(update.metadata),
+      update.callbackUrl,
+      update.autoSweep?.enabled ?? false,
+      update.autoSweep === null ? null : autoSweepJson(update.autoSweep),
+      update.now,
     ],
   );
 }

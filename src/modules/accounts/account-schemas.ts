@@ -26,6 +26,21 @@ export const AccountSchema = Type.Object({
   callbackUrl: Type.Union([Type.String(), Type.Null()]),
   metadata: Type.Record(Type.String(), Type.Unknown()),
   notificationSettings: NotificationSettingsSchema,
+  // Sub-accounts only (null on the client's own accounts).
+  accountHolderType: Type.Union([Type.Enum(['Individual', 'Corporate']), Type.Null()]),
+  phoneNumber: Type.Union([Type.String(), Type.Null()]),
+  emailAddress: Type.Union([Type.String(), Type.Null()]),
+  identityType: Type.Union([Type.String(), Type.Null()]),
+  identityId: Type.Union([Type.String(), Type.Null()]),
+  autoSweep: Type.Boolean(),
+  autoSweepDetails: Type.Union([
+    Type.Object({
+      destinationAccountNumber: Type.String(),
+      retainAmount: Type.Number(),
+      minimumAmount: Type.Number(),
+    }),
+    Type.Null(),
+  ]),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
 });

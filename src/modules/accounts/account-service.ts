@@ -13,6 +13,7 @@ import {
   DEFAULT_NOTIFICATION_SETTINGS,
   type NotificationSettings,
 } from './account.ts';
+import type { NewSubAccount } from './account-repository.ts';
 import * as accountRepository from './account-repository.ts';
 import * as statementRepository from './statement-repository.ts';
 
@@ -28,12 +29,19 @@ export interface OpenAccountRequest {
   readonly accountType: AccountType;
   readonly isSubAccount: boolean;
   readonly metadata: Record<string, unknown>;
+  /** The client's own accounts are '3' (an onboarded business); sub-accounts follow their KYC. */
+  readonly kycLevel?: string;
+  readonly subAccount?: NewSubAccount;
 }
 
 const METADATA_BYTES_MAX = 8192;
 
 export function createAccountService(deps: AccountServiceDeps) {
-  /** Opens an account and its ledger account inside the caller's transaction. */
+  /**
+   * Opens an account and its ledger account inside the caller's transaction. Throws
+   * ExternalReferenceTaken (rolling the transaction back) when the client already has a
+   * sub-account under the request's externalReference.
+   */
   async function openAccount(tx: Queryable, request: OpenAccountRequest): Promise<string> {
     const id = newObjectId(deps.clock);
     const now = deps.clock.now();
@@ -44,7 +52,7 @@ export function createAccountService(deps: AccountServiceDeps) {
       name: request.accountName,
       createdAt: now,
     });
-    await accountRepository.insertAccount(tx, {
+    const inserted = await accountRepository.insertAccount(tx, {
       id,
       clientId: request.clientId,
       accountNumber: nubanFromSerial(deps.institutionCode, serial),
@@ -54,7 +62,12 @@ export function createAccountService(deps: AccountServiceDeps) {
       metadata: request.metadata,
       notificationSettings: { ...DEFAULT_NOTIFICATION_SETTINGS },
       createdAt: now,
+      kycLevel: request.kycLevel ?? '3',
+      ...(request.subAccount === undefined ? {} : { subAccount: request.subAccount }),
     });
+    if (!inserted) {
+      throw new ExternalReferenceTaken();
+    }
     return id;
   }
 
@@ -147,6 +160,11 @@ export function createAccountService(deps: AccountServiceDeps) {
 
 export type AccountService = ReturnType<typeof createAccountService>;
 
+/** Another request took this externalReference first (unique per client). */
+export class ExternalReferenceTaken extends Error {
+  override readonly name = 'ExternalReferenceTaken';
+}
+
 async function findClientName(tx: Queryable, clientId: string): Promise<string> {
   const client = await findClient(tx, clientId);
   if (client === undefined) {
@@ -156,7 +174,7 @@ async function findClientName(tx: Queryable, clientId: string): Promise<string> 
 }
 
 /** Metadata is an object; the PHP SDK sends it JSON-encoded, so a JSON object string is read too. */
-function parseMetadata(value: unknown): Record<string, unknown> {
+export function parseMetadata(value: unknown): Record<string, unknown> {
   if (value === undefined || value === null || value === '') {
     return {};
   }

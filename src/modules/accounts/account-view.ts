@@ -25,6 +25,20 @@ export function accountView(account: Account, institutionCode: string): AccountV
     callbackUrl: account.callbackUrl,
     metadata: account.metadata,
     notificationSettings: account.notificationSettings,
+    accountHolderType: account.holder?.type ?? null,
+    phoneNumber: account.holder?.phoneNumber ?? null,
+    emailAddress: account.holder?.emailAddress ?? null,
+    identityType: account.holder?.identityType ?? null,
+    identityId: account.holder?.identityId ?? null,
+    autoSweep: account.autoSweep?.enabled ?? false,
+    autoSweepDetails:
+      account.autoSweep === null
+        ? null
+        : {
+            destinationAccountNumber: account.autoSweep.destinationAccountNumber,
+            retainAmount: koboToNaira(account.autoSweep.retainKobo),
+            minimumAmount: koboToNaira(account.autoSweep.minimumKobo),
+          },
     createdAt: account.createdAt.toISOString(),
     updatedAt: account.updatedAt.toISOString(),
   };

@@ -33,6 +33,29 @@ export interface Account {
   readonly notificationSettings: NotificationSettings;
   readonly balanceKobo: Kobo;
   readonly heldKobo: Kobo;
+  /** Sub-accounts only: whose account it is and how it was verified. */
+  readonly holder: SubAccountHolder | null;
+  readonly autoSweep: AutoSweep | null;
   readonly createdAt: Date;
   readonly updatedAt: Date;
+}
+
+export interface SubAccountHolder {
+  readonly type: 'Individual' | 'Corporate';
+  readonly phoneNumber: string;
+  readonly emailAddress: string;
+  readonly identityType: string;
+  readonly identityId: string;
+  readonly directorIdentityIds: readonly string[];
+}
+
+/**
+ * Moves what a sub-account holds above `retainKobo` to another account of the same client after
+ * each credit, when at least `minimumKobo` would move.
+ */
+export interface AutoSweep {
+  readonly enabled: boolean;
+  readonly destinationAccountNumber: string;
+  readonly retainKobo: Kobo;
+  readonly minimumKobo: Kobo;
 }

@@ -56,7 +56,7 @@ describe('POST /accounts', () => {
       assert.equal(data.accountBalance, 0);
       assert.equal(data.client, context().ibsClientId);
       assert.equal(data.status, 'Active');
-      assert.equal(data.kycLevel, '1');
+      assert.equal(data.kycLevel, '3');
     });
 
     it('gives every account a distinct number', async () => {

@@ -1,0 +1,192 @@
+import type { Static } from 'typebox';
+import type { Principal } from '../../auth/principal.ts';
+import type { Db } from '../../db/db.ts';
+import { AppError } from '../../errors/app-error.ts';
+import { parseAmount } from '../../http/amount.ts';
+import type { Clock } from '../../shared/clock.ts';
+import { sha256Hex } from '../../shared/hashing.ts';
+import type { DestinationPolicy } from '../../webhooks/destination-guard.ts';
+import { checkDestination } from '../../webhooks/webhook-service.ts';
+import type { Account, AutoSweep } from './account.ts';
+import * as accountRepository from './account-repository.ts';
+import { type AccountService, ExternalReferenceTaken, parseMetadata } from './account-service.ts';
+import type { IdentityProof } from './identity-proof.ts';
+import type { CreateSubAccountBody, UpdateSubAccountBody } from './sub-account-schemas.ts';
+
+export interface SubAccountServiceDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly accounts: AccountService;
+  readonly proof: IdentityProof;
+  readonly callbackPolicy: DestinationPolicy;
+  readonly maxAmountKobo: bigint;
+}
+
+type CreateBody = Static<typeof CreateSubAccountBody>;
+type UpdateBody = Static<typeof UpdateSubAccountBody>;
+
+/**
+ * Sub-accounts for a client's verified customers. `externalReference` is the client's key: the
+ * same body replays the account it created, another body is 409, enforced by a unique index.
+ */
+export function createSubAccountService(deps: SubAccountServiceDeps) {
+  async function create(principal: Principal, body: CreateBody): Promise<Account> {
+    const requestHash = sha256Hex(JSON.stringify(body));
+    const earlier = await replayOrRefuse(principal, body.externalReference, requestHash);
+    if (earlier !== undefined) {
+      return earlier;
+    }
+    const holder =
+      body.identityType === 'CAC'
+        ? await deps.proof.corporate(principal, body)
+        : await deps.proof.individual(principal, body);
+    const metadata = parseMetadata(body.metadata);
+    const autoSweep = await autoSweepFor(principal, body, undefined);
+    if (body.callbackUrl !== undefined) {
+      await checkDestination(body.callbackUrl, deps.callbackPolicy);
+    }
+    let accountId: string;
+    try {
+      accountId = await deps.db.transaction((tx) =>
+        deps.accounts.openAccount(tx, {
+          clientId: principal.clientId,
+          accountName: holder.accountName,
+          accountType: 'Current',
+          isSubAccount: true,
+          metadata,
+          kycLevel: holder.kycLevel,
+          subAccount: {
+            holder: {
+              type: holder.type,
+              phoneNumber: body.phoneNumber,
+              emailAddress: body.emailAddress,
+              identityType: body.identityType,
+              identityId: holder.identityId,
+              directorIdentityIds: holder.directorIdentityIds,
+            },
+            externalReference: body.externalReference,
+            requestHash,
+            callbackUrl: body.callbackUrl ?? null,
+            autoSweep,
+          },
+        }),
+      );
+    } catch (error) {
+      if (error instanceof ExternalReferenceTaken) {
+        // A concurrent request with this reference committed first.
+        const winner = await replayOrRefuse(principal, body.externalReference, requestHash);
+        if (winner !== undefined) {
+          return winner;
+        }
+      }
+      throw error;
+    }
+    return deps.accounts.getAccount(principal, accountId);
+  }
+
+  async function update(principal: Principal, accountId: string, body: UpdateBody) {
+    const account = await deps.accounts.getAccount(principal, accountId);
+    if (!account.isSubAccount || account.holder === null) {
+      throw new AppError('VALIDATION_ERROR', 'Only sub-accounts are updated here.');
+    }
+    refuseIdentityChange(account, body);
+    if (body.callbackUrl !== undefined && body.callbackUrl !== null) {
+      await checkDestination(body.callbackUrl, deps.callbackPolicy);
+    }
+    await accountRepository.updateSubAccount(deps.db, {
+      clientId: principal.clientId,
+      accountId: account.id,
+      phoneNumber: body.phoneNumber ?? account.holder.phoneNumber,
+      emailAddress: body.emailAddress ?? account.holder.emailAddress,
+      metadata: body.metadata === undefined ? account.metadata : parseMetadata(body.metadata),
+      callbackUrl: body.callbackUrl === undefined ? account.callbackUrl : body.callbackUrl,
+      autoSweep: await autoSweepFor(principal, body, account),
+      now: deps.clock.now(),
+    });
+    return deps.accounts.getAccount(principal, account.id);
+  }
+
+  async function replayOrRefuse(principal: Principal, reference: string, requestHash: string) {
+    const earlier = await accountRepository.findByExternalReference(
+      deps.db,
+      principal.clientId,
+      reference,
+    );
+    if (earlier === undefined) {
+      return undefined;
+    }
+    if (earlier.requestHash !== requestHash) {
+      throw new AppError(
+        'DUPLICATE_REFERENCE',
+        'This externalReference was already used for a different sub-account.',
+      );
+    }
+    return earlier.account;
+  }
+
+  /** The settings after this request: given details replace the old, `autoSweep` toggles them. */
+  async function autoSweepFor(
+    principal: Principal,
+    body: Pick<UpdateBody, 'autoSweep' | 'autoSweepDetails'>,
+    account: Account | undefined,
+  ): Promise<AutoSweep | null> {
+    const details = body.autoSweepDetails;
+    const current = account?.autoSweep ?? null;
+    if (details === undefined) {
+      if (body.autoSweep === true && current === null) {
+        throw new AppError('VALIDATION_ERROR', 'autoSweep needs autoSweepDetails.', {
+          details: [{ field: 'autoSweepDetails', message: 'is required when autoSweep is true' }],
+        });
+      }
+      return current === null ? null : { ...current, enabled: body.autoSweep ?? current.enabled };
+    }
+    const destination = await accountRepository.findAccountByNumber(
+      deps.db,
+      details.destinationAccountNumber,
+    );
+    if (
+      destination === undefined ||
+      destination.clientId !== principal.clientId ||
+      destination.status !== 'Active' ||
+      destination.id === account?.id
+    ) {
+      throw new AppError(
+        'VALIDATION_ERROR',
+        'autoSweepDetails.destinationAccountNumber must be another Active account of yours.',
+      );
+    }
+    return {
+      enabled: body.autoSweep ?? current?.enabled ?? true,
+      destinationAccountNumber: destination.accountNumber,
+      retainKobo:
+        (details.retainAmount ?? 0) === 0
+          ? 0n
+          : parseAmount(details.retainAmount, deps.maxAmountKobo, 'autoSweepDetails.retainAmount'),
+      minimumKobo: parseAmount(
+        details.minimumAmount ?? 1,
+        deps.maxAmountKobo,
+        'autoSweepDetails.minimumAmount',
+      ),
+    };
+  }
+
+  return { create, update };
+}
+
+export type SubAccountService = ReturnType<typeof createSubAccountService>;
+
+/** Identity is fixed at creation: the same values are accepted (clients resend them), others not. */
+function refuseIdentityChange(account: Account, body: UpdateBody): void {
+  const holder = account.holder;
+  const changed =
+    (body.externalReference !== undefined &&
+      body.externalReference !== account.externalReference) ||
+    (body.identityType !== undefined && body.identityType !== holder?.identityType) ||
+    (body.identityId !== undefined && body.identityId !== holder?.identityId);
+  if (changed) {
+    throw new AppError(
+      'VALIDATION_ERROR',
+      "A sub-account's externalReference and identity cannot change; open a new sub-account.",
+    );
+  }
+}
