@@ -9,6 +9,7 @@ import { newObjectId } from '../../shared/ids.ts';
 import { invariant } from '../../shared/invariant.ts';
 import { enqueueEvent, type OutboxEvent } from '../../webhooks/outbox.ts';
 import { findAccountByNumber } from '../accounts/account-repository.ts';
+import { sweepAfterCredit } from './auto-sweep.ts';
 import { type StampDutyPolicy, stampDutyOnCredit } from './fee-schedule.ts';
 import { NIP_APPROVED, type Transfer } from './transfer.ts';
 import { findInwardBySession, insertTransfer } from './transfer-repository.ts';
@@ -65,6 +66,7 @@ export function createInboundCreditService(deps: InboundCreditDeps) {
         data: transferView(transfer),
         callbackUrl: account.callbackUrl,
       });
+      await sweepAfterCredit(tx, deps, account);
       return transfer;
     });
   }

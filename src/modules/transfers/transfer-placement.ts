@@ -6,22 +6,21 @@ import * as ledger from '../../ledger/ledger-service.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { newNipSessionId, newObjectId } from '../../shared/ids.ts';
 import type { Kobo } from '../../shared/money.ts';
-import { enqueueEvent } from '../../webhooks/outbox.ts';
 import type { Account } from '../accounts/account.ts';
 import { findAccountByNumber } from '../accounts/account-repository.ts';
 import { NO_CHARGES, nipCharges } from './fee-schedule.ts';
 import { claimIdempotencyKey } from './idempotency-repository.ts';
+import { postIntraBank } from './intra-bank-posting.ts';
 import { findUsableNameEnquiry, type NameEnquiry } from './name-enquiry-repository.ts';
 import type { BankLookup } from './name-enquiry-service.ts';
 import { rememberBeneficiary } from './remember-beneficiary.ts';
 import type { Transfer } from './transfer.ts';
-import { buildInwardTwin, buildOutward } from './transfer-builder.ts';
+import { buildOutward } from './transfer-builder.ts';
 import {
   findOutwardByReference,
   insertTransfer,
   outboundVolumeSince,
 } from './transfer-repository.ts';
-import { transferView } from './transfer-view.ts';
 
 export interface TransferRequest {
   readonly nameEnquiryReference: string;
@@ -125,11 +124,14 @@ export async function placeTransfer(
     throw new AppError('CONFLICT');
   }
   if (intraBank) {
-    await postIntraBank(tx, deps, {
-      outward,
-      debitAccount,
-      beneficiaryNumber: body.beneficiaryAccountNumber,
-    });
+    const beneficiary = await findAccountByNumber(tx, body.beneficiaryAccountNumber);
+    if (beneficiary === undefined || beneficiary.status !== 'Active') {
+      throw new AppError(
+        'NAME_ENQUIRY_FAILED',
+        'The beneficiary account cannot receive transfers.',
+      );
+    }
+    await postIntraBank(tx, deps, { outward, debitAccount, beneficiary, isSweep: false });
   } else {
     await ledger.hold(tx, {
       id: holdId as string,
@@ -210,42 +212,5 @@ async function refuseAboveDailyLimit(
   const spent = await outboundVolumeSince(tx, account.id, startOfDay);
   if (spent > config.dailyLimitKobo) {
     throw new AppError('TRANSFER_LIMIT_EXCEEDED', "Amount is above the account's daily limit.");
-  }
-}
-
-async function postIntraBank(
-  tx: Queryable,
-  deps: PlacementDeps,
-  parts: { outward: Transfer; debitAccount: Account; beneficiaryNumber: string },
-) {
-  const { outward, debitAccount } = parts;
-  const beneficiary = await findAccountByNumber(tx, parts.beneficiaryNumber);
-  if (beneficiary === undefined || beneficiary.status !== 'Active') {
-    throw new AppError('NAME_ENQUIRY_FAILED', 'The beneficiary account cannot receive transfers.');
-  }
-  await ledger.post(tx, {
-    id: newObjectId(deps.clock),
-    kind: 'intra_transfer',
-    narration: outward.narration,
-    reference: outward.paymentReference,
-    transferId: outward.id,
-    createdAt: outward.createdAt,
-    postings: [
-      { accountId: debitAccount.id, amountKobo: -outward.amountKobo },
-      { accountId: beneficiary.id, amountKobo: outward.amountKobo },
-    ],
-  });
-  const inward = buildInwardTwin(outward, beneficiary, deps.clock);
-  await insertTransfer(tx, inward);
-  for (const [transfer, callbackUrl] of [
-    [outward, debitAccount.callbackUrl],
-    [inward, beneficiary.callbackUrl],
-  ] as const) {
-    await enqueueEvent(tx, deps.clock, {
-      clientId: transfer.clientId,
-      type: 'transfer',
-      data: transferView(transfer),
-      callbackUrl,
-    });
   }
 }

@@ -295,6 +295,98 @@ describe('sub-accounts API', () => {
     });
   });
 
+  describe('auto-sweep', () => {
+    async function sweepingSubAccount(retainAmount: number, minimumAmount = 1) {
+      const identityId = await verification('BVN', BVN);
+      const response = await call(
+        'POST',
+        '/accounts/subaccount',
+        individual(identityId, {
+          autoSweep: true,
+          autoSweepDetails: {
+            destinationAccountNumber: main.accountNumber,
+            retainAmount,
+            minimumAmount,
+          },
+        }),
+      );
+      assert.equal(response.statusCode, 201, response.body);
+      return response.json().data as { _id: string; accountNumber: string; accountName: string };
+    }
+    const bookBalance = async (id: string) =>
+      (await call('GET', `/accounts/${id}`)).json().data.bookBalance as number;
+
+    it('moves what is above the retained amount to the destination after each credit', async () => {
+      const sub = await sweepingSubAccount(100);
+      const mainBefore = await bookBalance(main._id);
+      await sandboxCredit(context().testApp.app, sub.accountNumber, 500);
+      assert.equal(await bookBalance(sub._id), 100);
+      assert.equal(await bookBalance(main._id), mainBefore + 400);
+      const statement = (
+        await call('GET', `/accounts/${sub._id}/statement?page=0&limit=10`)
+      ).json();
+      const rows = statement.data as { type: string; amount: number; narration: string }[];
+      assert.deepEqual(
+        rows.map((row) => [row.type, row.amount]),
+        [
+          ['Debit', 400],
+          ['Credit', 500],
+        ],
+      );
+      assert.equal(rows[0]?.narration, 'Auto-sweep');
+      const history = (await call('GET', `/transfers?accountId=${sub._id}&type=Outwards`)).json();
+      assert.equal(history.data[0].narration, 'Auto-sweep');
+      assert.equal(history.data[0].creditAccountNumber, main.accountNumber);
+      assert.equal(history.data[0].status, 'Completed');
+      const [events] = await context().testApp.db.query<{ count: bigint }>(
+        `SELECT count(*) FROM webhook_events WHERE payload->'data'->>'narration' = 'Auto-sweep'
+            AND payload->'data'->>'account' = $1`,
+        [sub._id],
+      );
+      assert.equal(Number(events?.count), 1, 'one transfer webhook for the sweep');
+    });
+
+    it('also sweeps after an intra-bank transfer in, and not below the minimum, nor when off', async () => {
+      const sub = await sweepingSubAccount(0, 50);
+      await sandboxCredit(context().testApp.app, sub.accountNumber, 30);
+      assert.equal(await bookBalance(sub._id), 30, 'below the minimum: nothing moves');
+      const enquiry = (
+        await call('POST', '/transfers/name-enquiry', {
+          bankCode: '999240',
+          accountNumber: sub.accountNumber,
+        })
+      ).json().data;
+      const sent = await call('POST', '/transfers', {
+        nameEnquiryReference: enquiry.sessionId,
+        debitAccountNumber: main.accountNumber,
+        beneficiaryBankCode: '999240',
+        beneficiaryAccountNumber: sub.accountNumber,
+        amount: 40,
+        saveBeneficiary: false,
+      });
+      assert.equal(sent.json().data.status, 'Completed');
+      assert.equal(await bookBalance(sub._id), 0, 'the whole ₦70 swept back');
+      const off = await call('PUT', `/accounts/${sub._id}/subaccount`, { autoSweep: false });
+      assert.equal(off.json().data.autoSweep, false);
+      await sandboxCredit(context().testApp.app, sub.accountNumber, 80);
+      assert.equal(await bookBalance(sub._id), 80);
+    });
+
+    it('refuses a destination that is not another account of the caller', async () => {
+      const identityId = await verification('BVN', BVN);
+      const foreign = (await call('POST', '/accounts', {}, context().otherHeaders)).json().data;
+      const response = await call(
+        'POST',
+        '/accounts/subaccount',
+        individual(identityId, {
+          autoSweep: true,
+          autoSweepDetails: { destinationAccountNumber: foreign.accountNumber },
+        }),
+      );
+      assert.equal(response.statusCode, 400);
+    });
+  });
+
   describeAuthGuards(context, () => ({ method: 'POST', url: '/accounts/subaccount', payload: {} }));
   describeRecordIsolation(context, (id) => ({
     method: 'PUT',

@@ -1,0 +1,77 @@
+import type { Queryable } from '../../db/db.ts';
+import type { Clock } from '../../shared/clock.ts';
+import { newNipSessionId, newObjectId } from '../../shared/ids.ts';
+import type { Account } from '../accounts/account.ts';
+import { findAccountByNumber, findClientAccount } from '../accounts/account-repository.ts';
+import { NO_CHARGES } from './fee-schedule.ts';
+import { postIntraBank } from './intra-bank-posting.ts';
+import { buildOutward } from './transfer-builder.ts';
+import { insertTransfer } from './transfer-repository.ts';
+
+export const AUTO_SWEEP_NARRATION = 'Auto-sweep';
+
+/**
+ * After a credit lands on a sub-account with auto-sweep on, moves what it holds above the
+ * retained amount to the destination account, as an intra-bank transfer in the same
+ * transaction: the statement, the transfer history and a `transfer` webhook show it. A
+ * destination that is gone, inactive or another client's is skipped, never an error: the credit
+ * itself must not fail because of a sweep setting.
+ */
+export async function sweepAfterCredit(
+  tx: Queryable,
+  deps: { clock: Clock; institutionCode: string },
+  credited: Pick<Account, 'id' | 'clientId'>,
+): Promise<void> {
+  const account = await findClientAccount(tx, credited.clientId, credited.id);
+  const sweep = account?.autoSweep;
+  if (account === undefined || sweep === undefined || sweep === null || !sweep.enabled) {
+    return;
+  }
+  const amountKobo = account.balanceKobo - account.heldKobo - sweep.retainKobo;
+  if (account.status !== 'Active' || amountKobo <= 0n || amountKobo < sweep.minimumKobo) {
+    return;
+  }
+  const destination = await findAccountByNumber(tx, sweep.destinationAccountNumber);
+  if (
+    destination === undefined ||
+    destination.clientId !== account.clientId ||
+    destination.status !== 'Active' ||
+    destination.id === account.id
+  ) {
+    return;
+  }
+  const now = deps.clock.now();
+  const sessionId = newNipSessionId(deps.institutionCode, deps.clock);
+  const outward = buildOutward(
+    {
+      id: newObjectId(deps.clock),
+      sessionId,
+      paymentReference: sessionId,
+      debitAccount: account,
+      enquiry: {
+        sessionId,
+        clientId: account.clientId,
+        bankCode: deps.institutionCode,
+        accountNumber: destination.accountNumber,
+        accountName: destination.accountName,
+        kycLevel: destination.kycLevel,
+        bankVerificationNumber: null,
+        createdAt: now,
+        expiresAt: now,
+      },
+      amountKobo,
+      charges: NO_CHARGES,
+      narration: AUTO_SWEEP_NARRATION,
+      intraBank: true,
+      institutionCode: deps.institutionCode,
+    },
+    deps.clock,
+  );
+  await insertTransfer(tx, outward);
+  await postIntraBank(tx, deps, {
+    outward,
+    debitAccount: account,
+    beneficiary: destination,
+    isSweep: true,
+  });
+}
