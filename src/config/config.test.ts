@@ -120,4 +120,17 @@ describe('loadConfig', () => {
       0,
     );
   });
+
+  it('reads transfer limits by KYC level', () => {
+    const defaults = loadConfig({}).transfers.limitsByKycLevel;
+    assert.deepEqual(defaults.get('2'), { perTransferKobo: 20_000_000n, dailyKobo: 50_000_000n });
+    assert.equal(defaults.get('3'), undefined, 'full KYC has only the general limits');
+    const custom = loadConfig({ TRANSFER_LIMITS_BY_KYC_NAIRA: '1:10/20' }).transfers
+      .limitsByKycLevel;
+    assert.deepEqual([...custom.keys()], ['1']);
+    assert.throws(
+      () => loadConfig({ TRANSFER_LIMITS_BY_KYC_NAIRA: '4:1/2' }),
+      /TRANSFER_LIMITS_BY_KYC/,
+    );
+  });
 });

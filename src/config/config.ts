@@ -1,6 +1,7 @@
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '../webhooks/delivery-policy.ts';
 import { type EnvReader, readEnvBoolean, readEnvInt, readEnvString } from './env-reader.ts';
 import { type IdentityConfig, readIdentityConfig } from './identity-config.ts';
+import { type KycLimits, readKycLimits } from './kyc-limits.ts';
 
 export type IbsEnvironment = 'sandbox' | 'production';
 
@@ -44,6 +45,8 @@ export interface TransferConfig {
   readonly vatBasisPoints: bigint;
   readonly perTransferLimitKobo: bigint;
   readonly dailyLimitKobo: bigint;
+  /** Lower limits for accounts below full KYC, by KYC level. */
+  readonly limitsByKycLevel: ReadonlyMap<string, KycLimits>;
   readonly nameEnquiryTtlSeconds: number;
   /** Delays between status queries of a transfer whose outcome is unknown; the last repeats. */
   readonly statusQueryScheduleSeconds: readonly number[];
@@ -173,6 +176,7 @@ function readTransferConfig(read: EnvReader): TransferConfig {
     ),
     perTransferLimitKobo: naira('TRANSFER_LIMIT_PER_TRANSACTION_NAIRA', 5_000_000),
     dailyLimitKobo: naira('TRANSFER_LIMIT_DAILY_NAIRA', 25_000_000),
+    limitsByKycLevel: readKycLimits(read),
     nameEnquiryTtlSeconds: readEnvInt(read, 'NAME_ENQUIRY_TTL_SECONDS', {
       fallback: 1800,
       min: 10,

@@ -88,7 +88,7 @@ export async function placeTransfer(
   if (intraBank && body.beneficiaryAccountNumber === debitAccount.accountNumber) {
     throw new AppError('SAME_ACCOUNT');
   }
-  refuseAbovePerTransferLimit(deps.config, body.amountKobo);
+  refuseAbovePerTransferLimit(deps.config, debitAccount, body.amountKobo);
   const sessionId = newNipSessionId(deps.institutionCode, deps.clock);
   const outward = buildOutward(
     {
@@ -195,8 +195,8 @@ async function usableEnquiry(
   return enquiry;
 }
 
-function refuseAbovePerTransferLimit(config: TransferConfig, amountKobo: Kobo) {
-  if (amountKobo > config.perTransferLimitKobo) {
+function refuseAbovePerTransferLimit(config: TransferConfig, account: Account, amountKobo: Kobo) {
+  if (amountKobo > limitsFor(config, account.kycLevel).perTransferKobo) {
     throw new AppError('TRANSFER_LIMIT_EXCEEDED', 'Amount is above the per-transfer limit.');
   }
 }
@@ -210,7 +210,18 @@ async function refuseAboveDailyLimit(
 ) {
   const startOfDay = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   const spent = await outboundVolumeSince(tx, account.id, startOfDay);
-  if (spent > config.dailyLimitKobo) {
+  if (spent > limitsFor(config, account.kycLevel).dailyKobo) {
     throw new AppError('TRANSFER_LIMIT_EXCEEDED', "Amount is above the account's daily limit.");
   }
+}
+
+/** The general limits, lowered for an account below full KYC. */
+function limitsFor(config: TransferConfig, kycLevel: string) {
+  const tier = config.limitsByKycLevel.get(kycLevel);
+  const lower = (general: bigint, tiered: bigint | undefined) =>
+    tiered !== undefined && tiered < general ? tiered : general;
+  return {
+    perTransferKobo: lower(config.perTransferLimitKobo, tier?.perTransferKobo),
+    dailyKobo: lower(config.dailyLimitKobo, tier?.dailyKobo),
+  };
 }

@@ -295,6 +295,33 @@ describe('sub-accounts API', () => {
     });
   });
 
+  describe('KYC level limits', () => {
+    it('a level 2 sub-account moves at most ₦200,000 per transfer (TRANSFER_LIMITS_BY_KYC_NAIRA)', async () => {
+      const identityId = await verification('BVN', BVN);
+      const sub = (await call('POST', '/accounts/subaccount', individual(identityId))).json().data;
+      await sandboxCredit(context().testApp.app, sub.accountNumber, 250_000);
+      const enquiry = (
+        await call('POST', '/transfers/name-enquiry', {
+          bankCode: '999240',
+          accountNumber: main.accountNumber,
+        })
+      ).json().data;
+      const send = (amount: number) =>
+        call('POST', '/transfers', {
+          nameEnquiryReference: enquiry.sessionId,
+          debitAccountNumber: sub.accountNumber,
+          beneficiaryBankCode: '999240',
+          beneficiaryAccountNumber: main.accountNumber,
+          amount,
+          saveBeneficiary: false,
+        });
+      const over = await send(200_000.01);
+      assert.equal(over.statusCode, 402);
+      assert.equal(over.json().code, 'TRANSFER_LIMIT_EXCEEDED');
+      assert.equal((await send(200_000)).json().data.status, 'Completed');
+    });
+  });
+
   describe('auto-sweep', () => {
     async function sweepingSubAccount(retainAmount: number, minimumAmount = 1) {
       const identityId = await verification('BVN', BVN);
