@@ -71,7 +71,8 @@ const FRAMEWORK_ERRORS: Record<string, ErrorCode> = {
 function validationError(error: FastifyError): AppError {
   const details = (error.validation ?? []).map((issue) => ({
     field: fieldName(issue.instancePath, issue.params),
-    message: issue.message ?? 'is invalid',
+    // Ajv says "must have required property 'x'"; the field already names x.
+    message: issue.keyword === 'required' ? 'is required' : (issue.message ?? 'is invalid'),
   }));
   const first = details[0];
   const message = first === undefined ? 'Invalid request.' : `${first.field} ${first.message}`;

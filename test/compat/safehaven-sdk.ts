@@ -33,6 +33,8 @@ export interface SdkAccountService {
   account(id: string): Promise<SdkResponse<unknown>>;
   create: SdkCall;
   update: SdkCall;
+  createSubAccount: SdkCall;
+  updateSubAccount: SdkCall;
   statement: SdkCall;
 }
 
@@ -44,6 +46,11 @@ export interface SdkTransferService {
   list(query?: Record<string, unknown>): Promise<SdkResponse<unknown>>;
   beneficiaries(query?: Record<string, unknown>): Promise<SdkResponse<unknown>>;
   deleteBeneficiary(id: string): Promise<SdkResponse<unknown>>;
+}
+
+export interface SdkVerificationService {
+  initiate: SdkCall;
+  validate: SdkCall;
 }
 
 export interface SdkAppError extends Error {
@@ -71,6 +78,9 @@ export const Account = require('@specialman/safehaven/services/account.js') as n
 export const Transfer = require('@specialman/safehaven/services/transfer.js') as new (
   request: SdkRequest,
 ) => SdkTransferService;
+export const Verification = require('@specialman/safehaven/services/verification.js') as new (
+  request: SdkRequest,
+) => SdkVerificationService;
 export const { AppError } = require('@specialman/safehaven/middleware/error.js') as {
   AppError: new (...args: unknown[]) => SdkAppError;
 };

@@ -189,6 +189,7 @@ export async function updateSubAccount(
   update: {
     clientId: string;
     accountId: string;
+    externalReference: string;
     phoneNumber: string;
     emailAddress: string;
     metadata: Record<string, unknown>;
@@ -199,7 +200,7 @@ export async function updateSubAccount(
 ): Promise<void> {
   await db.query(
     `UPDATE accounts SET phone_number = $3, email_address = $4, metadata = $5, callback_url = $6,
-        auto_sweep = $7, auto_sweep_details = $8, updated_at = $9
+        auto_sweep = $7, auto_sweep_details = $8, updated_at = $9, external_reference = $10
       WHERE id = $1 AND client_id = $2 AND is_sub_account`,
     [
       update.accountId,
@@ -211,6 +212,7 @@ export async function updateSubAccount(
       update.autoSweep?.enabled ?? false,
       update.autoSweep === null ? null : autoSweepJson(update.autoSweep),
       update.now,
+      update.externalReference,
     ],
   );
 }

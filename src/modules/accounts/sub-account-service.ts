@@ -1,10 +1,10 @@
 import type { Static } from 'typebox';
 import type { Principal } from '../../auth/principal.ts';
-import type { Db } from '../../db/db.ts';
+import { type Db, sqlState, UNIQUE_VIOLATION } from '../../db/db.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { parseAmount } from '../../http/amount.ts';
 import type { Clock } from '../../shared/clock.ts';
-import { sha256Hex } from '../../shared/hashing.ts';
+import { canonicalJson, sha256Hex } from '../../shared/hashing.ts';
 import type { DestinationPolicy } from '../../webhooks/destination-guard.ts';
 import { checkDestination } from '../../webhooks/webhook-service.ts';
 import type { Account, AutoSweep } from './account.ts';
@@ -31,7 +31,7 @@ type UpdateBody = Static<typeof UpdateSubAccountBody>;
  */
 export function createSubAccountService(deps: SubAccountServiceDeps) {
   async function create(principal: Principal, body: CreateBody): Promise<Account> {
-    const requestHash = sha256Hex(JSON.stringify(body));
+    const requestHash = sha256Hex(canonicalJson(body));
     const earlier = await replayOrRefuse(principal, body.externalReference, requestHash);
     if (earlier !== undefined) {
       return earlier;
@@ -93,16 +93,28 @@ export function createSubAccountService(deps: SubAccountServiceDeps) {
     if (body.callbackUrl !== undefined && body.callbackUrl !== null) {
       await checkDestination(body.callbackUrl, deps.callbackPolicy);
     }
-    await accountRepository.updateSubAccount(deps.db, {
+    const changes = {
       clientId: principal.clientId,
       accountId: account.id,
+      externalReference: body.externalReference ?? account.externalReference ?? '',
       phoneNumber: body.phoneNumber ?? account.holder.phoneNumber,
       emailAddress: body.emailAddress ?? account.holder.emailAddress,
       metadata: body.metadata === undefined ? account.metadata : parseMetadata(body.metadata),
       callbackUrl: body.callbackUrl === undefined ? account.callbackUrl : body.callbackUrl,
       autoSweep: await autoSweepFor(principal, body, account),
       now: deps.clock.now(),
-    });
+    };
+    try {
+      await accountRepository.updateSubAccount(deps.db, changes);
+    } catch (error) {
+      if (sqlState(error) === UNIQUE_VIOLATION) {
+        throw new AppError(
+          'DUPLICATE_REFERENCE',
+          'This externalReference is already used by another sub-account.',
+        );
+      }
+      throw error;
+    }
     return deps.accounts.getAccount(principal, account.id);
   }
 
@@ -179,14 +191,12 @@ export type SubAccountService = ReturnType<typeof createSubAccountService>;
 function refuseIdentityChange(account: Account, body: UpdateBody): void {
   const holder = account.holder;
   const changed =
-    (body.externalReference !== undefined &&
-      body.externalReference !== account.externalReference) ||
     (body.identityType !== undefined && body.identityType !== holder?.identityType) ||
     (body.identityId !== undefined && body.identityId !== holder?.identityId);
   if (changed) {
     throw new AppError(
       'VALIDATION_ERROR',
-      "A sub-account's externalReference and identity cannot change; open a new sub-account.",
+      "A sub-account's identity cannot change; open a new sub-account.",
     );
   }
 }

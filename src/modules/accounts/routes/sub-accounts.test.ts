@@ -150,7 +150,9 @@ describe('sub-accounts API', () => {
       const identityId = await verification('BVN', BVN);
       const body = individual(identityId, { externalReference: 'CUST-42' });
       const first = await call('POST', '/accounts/subaccount', body);
-      const again = await call('POST', '/accounts/subaccount', body);
+      // The same body with its keys in another order is the same request.
+      const reordered = Object.fromEntries(Object.entries(body).reverse());
+      const again = await call('POST', '/accounts/subaccount', reordered);
       assert.equal(again.statusCode, 201);
       assert.equal(again.json().data._id, first.json().data._id);
       const other = await call('POST', '/accounts/subaccount', {
@@ -249,9 +251,17 @@ describe('sub-accounts API', () => {
       });
       assert.equal(identityChange.statusCode, 400);
       const referenceChange = await call('PUT', `/accounts/${created._id}/subaccount`, {
-        externalReference: 'NEW',
+        externalReference: `NEW-${created._id}`,
       });
-      assert.equal(referenceChange.statusCode, 400);
+      assert.equal(referenceChange.statusCode, 200, referenceChange.body);
+      assert.equal(referenceChange.json().data.externalReference, `NEW-${created._id}`);
+      const taken = (await call('POST', '/accounts/subaccount', individual(identityId))).json()
+        .data;
+      const clash = await call('PUT', `/accounts/${created._id}/subaccount`, {
+        externalReference: taken.externalReference,
+      });
+      assert.equal(clash.statusCode, 409);
+      assert.equal(clash.json().code, 'DUPLICATE_REFERENCE');
       const mainAccount = await call('PUT', `/accounts/${main._id}/subaccount`, {
         phoneNumber: '+2348112345679',
       });
