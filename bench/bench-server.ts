@@ -1,9 +1,12 @@
 /**
  * The server under test, in its own process so the load generator does not share its event
  * loop. Built exactly as src/server.ts builds it (config from the environment, migrations,
- * buildApp), without request logging, which would measure the logger. Started by run.ts with
- * an IPC channel; it reports its port and then serves database commands (seeding) from the
- * bench. Run alone, it just serves: `node --import tsx bench/bench-server.ts`.
+ * buildApp), without request logging, which would measure the logger, and with the app's
+ * database round trips counted (bench/ledger-rate.ts). No background workers run: the webhook
+ * delivery and status-query workers would compete with the requests measured. Started by
+ * run.ts with an IPC channel; it reports its port and then serves database commands (seeding,
+ * the raw ledger rate, counts) from the bench. Run alone, it just serves:
+ * `node --import tsx bench/bench-server.ts`.
  */
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config/config.ts';
@@ -12,6 +15,7 @@ import type { Db } from '../src/db/db.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { resolveSecrets } from '../src/sandbox/secrets.ts';
 import { systemClock } from '../src/shared/clock.ts';
+import { countingDb, countRunRows, type DbCounters, measureLedgerRate } from './ledger-rate.ts';
 import {
   type CommandMessage,
   type CommandName,
@@ -30,6 +34,11 @@ type Handlers = {
   ) => Promise<Commands[Name]['reply']>;
 };
 
+// Round trips of the app's Db, and of the raw ledger rate (which runs on the same counted Db);
+// the bench's other commands (seeding, checks) use the raw one and count nothing.
+let appDbCounters: DbCounters = { statements: 0, transactions: 0, timings: {} };
+let countedDb: Db | undefined;
+
 const handlers: Handlers = {
   seed: (db, request) => seedLedger(db, request),
   analyze: async (db) => {
@@ -39,6 +48,12 @@ const handlers: Handlers = {
   },
   checkBalance: (db, request) => checkBalance(db, request.accountId),
   verifyLedger: (db) => verifyLedger(db),
+  ledgerRate: (db, request) => measureLedgerRate(countedDb ?? db, request),
+  processStats: async () => {
+    const cpu = process.cpuUsage();
+    return { cpuUserUs: cpu.user, cpuSystemUs: cpu.system, db: structuredClone(appDbCounters) };
+  },
+  countRunRows: (db, request) => countRunRows(db, request),
 };
 
 async function main(): Promise<void> {
@@ -50,7 +65,17 @@ async function main(): Promise<void> {
   const secrets = await resolveSecrets(config);
   const db = await createDb(config);
   await migrate(db);
-  const app = await buildApp({ config, db, clock: systemClock, secrets, logger: false });
+  // The app's round trips are counted (one increment each) for the transfer benchmarks.
+  const counted = countingDb(db);
+  appDbCounters = counted.counters;
+  countedDb = counted.db;
+  const app = await buildApp({
+    config,
+    db: counted.db,
+    clock: systemClock,
+    secrets,
+    logger: false,
+  });
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;

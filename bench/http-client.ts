@@ -15,13 +15,20 @@ export interface HttpResponse {
 const REQUEST_TIMEOUT_MS = 60_000;
 
 export class HttpClient {
-  // One socket, reused: timed requests are sequential and must not pay for a new connection.
-  private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  private readonly agent: http.Agent;
 
-  constructor(private readonly baseUrl: string) {
+  /**
+   * One socket by default, reused: timed requests are sequential and must not pay for a new
+   * connection. Load generators ask for more.
+   */
+  constructor(
+    private readonly baseUrl: string,
+    sockets = 1,
+  ) {
     if (new URL(baseUrl).hostname !== '127.0.0.1') {
       throw new Error(`the bench only talks to 127.0.0.1, not ${baseUrl}`);
     }
+    this.agent = new http.Agent({ keepAlive: true, maxSockets: sockets });
   }
 
   get(path: string, headers: Record<string, string> = {}): Promise<HttpResponse> {
@@ -36,18 +43,27 @@ export class HttpClient {
     this.agent.destroy();
   }
 
-  private request(
+  /** A JSON body gets its content type and length. */
+  request(
     method: string,
     path: string,
     headers: Record<string, string>,
     body: unknown,
   ): Promise<HttpResponse> {
     const payload = body === undefined ? undefined : JSON.stringify(body);
+    const allHeaders =
+      payload === undefined
+        ? headers
+        : {
+            ...headers,
+            'content-type': 'application/json',
+            'content-length': String(Buffer.byteLength(payload)),
+          };
     return new Promise((resolve, reject) => {
       const started = performance.now();
       const request = http.request(
         new URL(path, this.baseUrl),
-        { method, headers, agent: this.agent, timeout: REQUEST_TIMEOUT_MS },
+        { method, headers: allHeaders, agent: this.agent, timeout: REQUEST_TIMEOUT_MS },
         (response) => {
           const chunks: Buffer[] = [];
           response.on('data', (chunk: Buffer) => chunks.push(chunk));

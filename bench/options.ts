@@ -2,10 +2,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
+/** The parts of the bench: `http` (health, accounts, statements), `transfers`, `webhooks`. */
+export const SECTIONS = ['http', 'transfers', 'webhooks'] as const;
+export type Section = (typeof SECTIONS)[number];
+
 export interface BenchOptions {
   readonly quick: boolean;
+  /** The parts to run (all by default). */
+  readonly only: readonly Section[];
   readonly rounds: number;
-  /** Seconds per autocannon run. */
+  /** Seconds per load run (autocannon, and each transfer run). */
   readonly durationSeconds: number;
   readonly connections: number;
   /** Journals seeded into the big account (each one entry on it). */
@@ -15,7 +21,10 @@ export interface BenchOptions {
   /** Check every ledger invariant after seeding (reads every entry: seconds per million). */
   readonly verify: boolean;
   readonly outPath: string;
-  /** No new round starts after this many minutes; what was measured is still reported. */
+  /**
+   * No new round starts after this many minutes (http: from the start of the run; transfers:
+   * from the start of their part); what was measured is still reported.
+   */
   readonly maxMinutes: number;
 }
 
@@ -26,14 +35,17 @@ const DEFAULT_OUT = path.join(os.tmpdir(), 'openibs-bench', 'latest.json');
 const USAGE = `Usage: npm run bench -- [options]
 
   --quick            short run: 3 rounds of 3 s, 100,000 entries, 20 samples
+  --only PARTS       comma-separated parts to run: http (health, accounts, statements; seeds
+                     the big account), transfers, webhooks (default: all three)
   --rounds N         rounds to take the median of (default 5)
-  --duration S       seconds per load run (default 8)
-  --connections N    concurrent connections for the load runs (default 50)
+  --duration S       seconds per load run, transfer runs too (default 8)
+  --connections N    concurrent connections (transfer lanes too) per load run (default 50)
   --entries N        entries in the big account (default 1,000,000)
   --samples N        timed requests per statement page per round (default 40)
   --verify           check every ledger invariant after seeding
   --out PATH         JSON summary (default $TMPDIR/openibs-bench/latest.json)
-  --max-minutes M    start no round after M minutes (default 8)
+  --max-minutes M    start no round after M minutes (default 8; transfers count
+                     from their own start)
 
 Database: PostgreSQL when BENCH_DATABASE_URL or TEST_DATABASE_URL is set (a fresh
 openibs_bench_<random> database, dropped at the end), embedded PGlite otherwise.`;
@@ -52,6 +64,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
   const quick = values.quick;
   return {
     quick,
+    only: sections(values.only),
     rounds: integer('rounds', values.rounds, quick ? 3 : 5, 1, 50),
     durationSeconds: integer('duration', values.duration, quick ? 3 : 8, 1, 60),
     connections: integer('connections', values.connections, 50, 1, 1000),
@@ -69,6 +82,7 @@ function parseArgsOrExplain(argv: readonly string[]) {
       args: [...argv],
       options: {
         quick: { type: 'boolean', default: false },
+        only: { type: 'string' },
         rounds: { type: 'string' },
         duration: { type: 'string' },
         connections: { type: 'string' },
@@ -84,6 +98,18 @@ function parseArgsOrExplain(argv: readonly string[]) {
   } catch (error) {
     throw new OptionsError(error instanceof Error ? error.message : String(error));
   }
+}
+
+function sections(text: string | undefined): Section[] {
+  if (text === undefined) {
+    return [...SECTIONS];
+  }
+  const names = text.split(',').map((name) => name.trim());
+  const unknown = names.filter((name) => !(SECTIONS as readonly string[]).includes(name));
+  if (unknown.length > 0 || names.length === 0) {
+    throw new OptionsError(`--only takes ${SECTIONS.join(', ')} (comma-separated), got "${text}"`);
+  }
+  return SECTIONS.filter((section) => names.includes(section));
 }
 
 function integer(

@@ -1,3 +1,9 @@
+import type {
+  DbCounters,
+  LedgerRateReply,
+  LedgerRateRequest,
+  RunRowsReply,
+} from './ledger-rate.ts';
 import type { BalanceCheck, SeedOptions, SeedSummary } from './seed-ledger.ts';
 import type { LedgerViolations } from './verify-ledger.ts';
 
@@ -11,6 +17,14 @@ export interface Commands {
   analyze: { request: Record<string, never>; reply: { elapsedMs: number } };
   checkBalance: { request: { accountId: string }; reply: BalanceCheck };
   verifyLedger: { request: Record<string, never>; reply: LedgerViolations };
+  /** The raw posting rate: ledger.post from many lanes at once, no HTTP. */
+  ledgerRate: { request: LedgerRateRequest; reply: LedgerRateReply };
+  /** The server's CPU time so far and its database round trips so far. */
+  processStats: {
+    request: Record<string, never>;
+    reply: { cpuUserUs: number; cpuSystemUs: number; db: DbCounters };
+  };
+  countRunRows: { request: { clientId: string }; reply: RunRowsReply };
 }
 
 export type CommandName = keyof Commands;

@@ -166,9 +166,12 @@ function statementLines(
   ];
 }
 
-/** The JSON summary: every round's raw figures too, so a later look can question a median. */
-export async function writeJson(run: BenchRun, summary: Summary): Promise<void> {
-  const document = {
+/**
+ * The HTTP part of the JSON summary: every round's raw figures too, so a later look can question
+ * a median.
+ */
+export function httpJson(run: BenchRun, summary: Summary): Record<string, unknown> {
+  return {
     startedAt: run.startedAt.toISOString(),
     finishedAt: run.finishedAt.toISOString(),
     machine: { cpus: os.cpus().length, node: process.version, platform: process.platform },
@@ -188,16 +191,22 @@ export async function writeJson(run: BenchRun, summary: Summary): Promise<void> 
       ),
     })),
   };
-  await mkdir(path.dirname(run.options.outPath), { recursive: true });
+}
+
+/** The JSON summary of the whole invocation (bigints as strings). */
+export async function writeJson(outPath: string, document: Record<string, unknown>) {
+  await mkdir(path.dirname(outPath), { recursive: true });
+  const machine = { cpus: os.cpus().length, node: process.version, platform: process.platform };
   const json = JSON.stringify(
-    document,
+    { machine, ...document },
     (_, value) => (typeof value === 'bigint' ? value.toString() : value),
     2,
   );
-  await writeFile(run.options.outPath, `${json}\n`);
+  await writeFile(outPath, `${json}\n`);
 }
 
-function row(cells: readonly string[], widths: readonly number[]): string {
+/** One table line: the first cell left-aligned, the others right-aligned. */
+export function row(cells: readonly string[], widths: readonly number[]): string {
   return cells
     .map((cell, index) =>
       index === 0 ? cell.padEnd(widths[0] ?? 0) : cell.padStart(widths[index] ?? 0),

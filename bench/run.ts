@@ -1,8 +1,10 @@
 /**
  * npm run bench: HTTP throughput of GET /accounts/:id against GET /health, statement page
- * times on an account with 1M entries against one with 10, and webhook delivery and outbox cost. Every figure is a median of rounds,
- * and the headline figures are ratios to a baseline measured in the same round, because the
- * machine is shared and noisy. Progress goes to stderr, the table to stdout, JSON to --out.
+ * times on an account with 1M entries against one with 10, transfers (intra-bank, hot account,
+ * NIP) against the raw ledger posting rate, and webhook delivery and outbox cost. Every figure
+ * is a median of rounds, and the headline figures are ratios to a baseline measured in the same
+ * round, because the machine is shared and noisy. `--only` picks parts. Progress goes to
+ * stderr, the tables to stdout, JSON to --out.
  */
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -11,10 +13,23 @@ import { createFixtures, creditSmallAccount, type Fixtures } from './fixtures.ts
 import { HttpClient } from './http-client.ts';
 import { type LoadOptions, type LoadResult, runLoad } from './load.ts';
 import { type BenchOptions, OptionsError, parseOptions } from './options.ts';
-import { type BenchRun, type RoundResult, renderTable, summarize, writeJson } from './report.ts';
+import {
+  type BenchRun,
+  httpJson,
+  type RoundResult,
+  renderTable,
+  summarize,
+  writeJson,
+} from './report.ts';
 import type { BalanceCheck, SeedSummary } from './seed-ledger.ts';
 import { type ServerProcess, startServer } from './server-process.ts';
 import { type StatementScenario, statementScenarios, timeStatements } from './statements.ts';
+import {
+  BENCH_INSTITUTION_CODE,
+  renderTransferTable,
+  runTransferBench,
+  summarizeTransfers,
+} from './transfers.ts';
 import type { LedgerViolations } from './verify-ledger.ts';
 import { renderWebhookTable, runWebhookBench } from './webhooks.ts';
 
@@ -30,13 +45,18 @@ const WARMUP_SECONDS = 3;
 const WARMUP_STATEMENT_REQUESTS = 5;
 const SETTLE_MS = 1000;
 
-/** Everything a measurement needs, once the server runs and the data is in place. */
-interface Session {
+/** The server on a fresh database, with a signed-in client. */
+interface ServerSession {
   readonly options: BenchOptions;
   readonly database: BenchDatabase;
   readonly server: ServerProcess;
   readonly http: HttpClient;
   readonly fixtures: Fixtures;
+  readonly adminToken: string;
+}
+
+/** Everything the HTTP and statement measurements need, once the data is in place. */
+interface Session extends ServerSession {
   readonly seed: SeedSummary & { analyzeMs: number };
   readonly balance: BalanceCheck;
   readonly violations: LedgerViolations | undefined;
@@ -78,22 +98,40 @@ async function main(): Promise<void> {
     log('interrupted: stopping the server and removing the database');
     void cleanup.run().finally(() => process.exit(130));
   });
+  const document: Record<string, unknown> = {};
+  let transferProblems = 0;
   try {
-    const session = await prepare(options, cleanup);
-    await warmUp(session);
-    const deadline = startedAt.getTime() + options.maxMinutes * 60_000;
-    const { rounds, stoppedEarly } = await measureRounds(session, deadline);
-    await report(session, { startedAt, rounds, stoppedEarly });
+    if (options.only.includes('http') || options.only.includes('transfers')) {
+      const base = await prepareServer(options, cleanup);
+      if (options.only.includes('http')) {
+        const session = await prepareHttp(base);
+        await warmUp(session);
+        const deadline = startedAt.getTime() + options.maxMinutes * 60_000;
+        const { rounds, stoppedEarly } = await measureRounds(session, deadline);
+        Object.assign(document, report(session, { startedAt, rounds, stoppedEarly }));
+      }
+      if (options.only.includes('transfers')) {
+        transferProblems = await measureTransfers(base, document);
+      }
+    }
   } finally {
     await cleanup.run();
   }
-  log('webhooks: delivery rate and outbox cost');
-  const webhooks = await runWebhookBench({ rounds: options.rounds, quick: options.quick });
-  process.stdout.write(`\n${renderWebhookTable(webhooks)}\n`);
+  if (options.only.includes('webhooks')) {
+    log('webhooks: delivery rate and outbox cost');
+    const webhooks = await runWebhookBench({ rounds: options.rounds, quick: options.quick });
+    process.stdout.write(`\n${renderWebhookTable(webhooks)}\n`);
+    document.webhooks = webhooks;
+  }
+  await writeJson(options.outPath, { ...document, startedAt, finishedAt: new Date(), options });
+  process.stdout.write(`\nJSON summary: ${options.outPath}\n`);
+  if (transferProblems > 0) {
+    throw new Error(`transfer checks failed: ${transferProblems} problems (listed above)`);
+  }
 }
 
-/** A fresh database, the server on it, a signed-in client, and its two accounts filled. */
-async function prepare(options: BenchOptions, cleanup: Cleanup): Promise<Session> {
+/** A fresh database, the server on it, and a signed-in client with its main account. */
+async function prepareServer(options: BenchOptions, cleanup: Cleanup): Promise<ServerSession> {
   const database = await createBenchDatabase();
   cleanup.add(() => database.drop());
   log(`database: ${database.description}`);
@@ -103,8 +141,13 @@ async function prepare(options: BenchOptions, cleanup: Cleanup): Promise<Session
   const http = new HttpClient(server.baseUrl);
   cleanup.add(() => http.close());
   log(`server: ${server.baseUrl} on ${server.ready.dbKind} ${server.ready.dbVersion}`);
-
   const fixtures = await createFixtures(http, { adminToken, audience: server.ready.publicBaseUrl });
+  return { options, database, server, http, fixtures, adminToken };
+}
+
+/** The big account seeded, the small one filled, and the statement scenarios over them. */
+async function prepareHttp(base: ServerSession): Promise<Session> {
+  const { options, server, http, fixtures, adminToken } = base;
   const { seed, balance } = await seedBigAccount(server, fixtures, options);
   // After the seed, so ledger_post carries on the GL account's numbering from seeded counters.
   await creditSmallAccount(http, {
@@ -119,7 +162,31 @@ async function prepare(options: BenchOptions, cleanup: Cleanup): Promise<Session
     SMALL_ACCOUNT_ENTRIES,
     seed,
   );
-  return { options, database, server, http, fixtures, seed, balance, violations, scenarios };
+  return { ...base, seed, balance, violations, scenarios };
+}
+
+/** Transfers against the raw ledger rate, on the same server; answers the count of problems. */
+async function measureTransfers(
+  base: ServerSession,
+  document: Record<string, unknown>,
+): Promise<number> {
+  const result = await runTransferBench({
+    options: base.options,
+    server: base.server,
+    fixtures: base.fixtures,
+    adminToken: base.adminToken,
+    databaseUrl: base.database.serverEnv.DATABASE_URL,
+    poolSize: poolSize(base.database),
+    log,
+  });
+  const summary = summarizeTransfers(result);
+  process.stdout.write(`\n${renderTransferTable(summary)}`);
+  document.transfers = { summary, rounds: result.rounds, warmup: result.warmup };
+  return result.verification.problems.length;
+}
+
+function poolSize(database: BenchDatabase): string {
+  return database.kind === 'postgres' ? (process.env.DATABASE_POOL_SIZE ?? '10') : '1 session';
 }
 
 /** The server's whole configuration: sandbox (for the credit API), local only, fresh secrets. */
@@ -135,6 +202,9 @@ function serverEnv(databaseEnv: Readonly<Record<string, string>>, adminToken: st
     TOKEN_SIGNING_SECRET: randomBytes(32).toString('base64url'),
     // One token serves the whole run, however many rounds.
     ACCESS_TOKEN_TTL_SECONDS: '86400',
+    // Intra-bank transfers name this bank; NIP ones go to the simulator, answering at once.
+    INSTITUTION_CODE: BENCH_INSTITUTION_CODE,
+    NIP_SIMULATOR_LATENCY_MS: '0',
   };
   if (databaseEnv.DATABASE_URL === undefined) {
     delete env.DATABASE_URL;
@@ -273,10 +343,11 @@ function loadOptions(
       };
 }
 
-async function report(
+/** Prints the HTTP and statement tables; answers their part of the JSON summary. */
+function report(
   session: Session,
   measured: { startedAt: Date; rounds: RoundResult[]; stoppedEarly: boolean },
-): Promise<void> {
+): Record<string, unknown> {
   const { options, database, server } = session;
   const run: BenchRun = {
     ...measured,
@@ -286,8 +357,7 @@ async function report(
       kind: database.kind,
       description: database.description,
       version: server.ready.dbVersion,
-      poolSize:
-        database.kind === 'postgres' ? (process.env.DATABASE_POOL_SIZE ?? '10') : '1 session',
+      poolSize: poolSize(database),
     },
     seed: session.seed,
     balance: session.balance,
@@ -295,8 +365,8 @@ async function report(
     scenarios: session.scenarios,
   };
   const summary = summarize(run);
-  await writeJson(run, summary);
-  process.stdout.write(`\n${renderTable(run, summary)}JSON summary: ${options.outPath}\n`);
+  process.stdout.write(`\n${renderTable(run, summary)}`);
+  return httpJson(run, summary);
 }
 
 try {

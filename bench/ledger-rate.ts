@@ -1,0 +1,309 @@
+/**
+ * Server-side parts of the transfer benchmarks, run inside bench-server (the database belongs to
+ * that process; PGlite cannot be shared): the raw ledger posting rate (ledger.post in its own
+ * transaction, many at a time, no HTTP), a Db wrapper that counts and times round trips, and
+ * the queries that check afterwards that every answered transfer left exactly the rows it should.
+ */
+import type { Db, Tx } from '../src/db/db.ts';
+import { GL_ACCOUNTS } from '../src/ledger/gl-accounts.ts';
+import type { Posting } from '../src/ledger/journal.ts';
+import * as ledger from '../src/ledger/ledger-service.ts';
+import { systemClock } from '../src/shared/clock.ts';
+import { newObjectId } from '../src/shared/ids.ts';
+import { percentile } from './stats.ts';
+
+/**
+ * `pair`: one debit, one credit (what an intra-bank transfer posts). `nipSettlement`: what a
+ * completed NIP transfer posts: the customer pays amount, fee and VAT (three lines) to the NIP
+ * settlement, fee income and VAT payable GL accounts, which every such journal shares.
+ */
+export type LedgerShape = 'pair' | 'nipSettlement';
+
+export interface LedgerRateRequest {
+  /** Per lane, the accounts it debits in turn and the accounts it credits in turn. */
+  readonly lanes: readonly {
+    readonly debit: readonly string[];
+    readonly credit: readonly string[];
+  }[];
+  readonly shape: LedgerShape;
+  readonly amountKobo: bigint;
+  readonly feeKobo: bigint;
+  readonly vatKobo: bigint;
+  /**
+   * Trivial statements (SELECT 1) after the post, in its transaction: round trips made while
+   * the journal's row locks are held, as a transfer's later inserts and checks are.
+   */
+  readonly tailStatements: number;
+  readonly durationMs: number;
+  /** Journal references are `${runId}.${lane}.${sequence}`, so the run can be counted after. */
+  readonly runId: string;
+}
+
+export interface LedgerRateReply {
+  readonly posted: number;
+  readonly failed: number;
+  readonly firstError: string | undefined;
+  readonly elapsedMs: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+}
+
+/**
+ * Closed loop: every lane posts one journal (BEGIN, SELECT ledger_post, COMMIT through
+ * ledger.post, as services do), waits for its commit, and posts the next, until the time is up;
+ * then every lane finishes its journal in flight, so every journal posted is counted.
+ */
+export async function measureLedgerRate(
+  db: Db,
+  request: LedgerRateRequest,
+): Promise<LedgerRateReply> {
+  const started = performance.now();
+  const deadline = started + request.durationMs;
+  const latencies: number[] = [];
+  let failed = 0;
+  let firstError: string | undefined;
+  let lastDone = started;
+  const lane = async (index: number) => {
+    const accounts = request.lanes[index];
+    if (accounts === undefined) {
+      return;
+    }
+    for (let sequence = 0; performance.now() < deadline; sequence += 1) {
+      const debit = accounts.debit[sequence % accounts.debit.length] as string;
+      const credit = accounts.credit[sequence % accounts.credit.length] as string;
+      const postings = journalPostings(request, debit, credit);
+      const sent = performance.now();
+      try {
+        await db.transaction(async (tx) => {
+          await ledger.post(tx, {
+            id: newObjectId(systemClock),
+            kind: 'test',
+            narration: 'Bench ledger post',
+            reference: `${request.runId}.${index}.${sequence}`,
+            createdAt: systemClock.now(),
+            postings,
+          });
+          for (let statement = 0; statement < request.tailStatements; statement += 1) {
+            await tx.query('SELECT 1');
+          }
+        });
+        lastDone = performance.now();
+        latencies.push(lastDone - sent);
+      } catch (error) {
+        failed += 1;
+        firstError ??= error instanceof Error ? error.message : String(error);
+      }
+    }
+  };
+  await Promise.all(request.lanes.map((_, index) => lane(index)));
+  return {
+    posted: latencies.length,
+    failed,
+    firstError,
+    elapsedMs: lastDone - started,
+    p50Ms: percentile(latencies, 50),
+    p99Ms: percentile(latencies, 99),
+  };
+}
+
+function journalPostings(request: LedgerRateRequest, debit: string, credit: string): Posting[] {
+  const { amountKobo, feeKobo, vatKobo } = request;
+  if (request.shape === 'pair') {
+    return [
+      { accountId: debit, amountKobo: -amountKobo },
+      { accountId: credit, amountKobo },
+    ];
+  }
+  return [
+    { accountId: debit, amountKobo: -amountKobo },
+    { accountId: GL_ACCOUNTS.nipSettlement, amountKobo },
+    { accountId: debit, amountKobo: -feeKobo },
+    { accountId: GL_ACCOUNTS.feeIncome, amountKobo: feeKobo },
+    { accountId: debit, amountKobo: -vatKobo },
+    { accountId: GL_ACCOUNTS.vatPayable, amountKobo: vatKobo },
+  ];
+}
+
+/** Round trips to the database since the server started: statements, and transactions. */
+export interface DbCounters {
+  statements: number;
+  transactions: number;
+  /**
+   * Per statement (its first words) the calls and the milliseconds from sending to the answer,
+   * as the server waits for them: database work, round trip and any lock wait. Two synthetic
+   * keys per transaction: `(pool wait + BEGIN)` and `(COMMIT)` (the commit and its WAL flush).
+   * Statements outside a transaction (keys starting `* `) include the wait for a pooled
+   * connection.
+   */
+  timings: Record<string, StatementTiming>;
+}
+
+export interface StatementTiming {
+  calls: number;
+  ms: number;
+}
+
+export const POOL_WAIT_AND_BEGIN = '(pool wait + BEGIN)';
+export const COMMIT = '(COMMIT)';
+
+/**
+ * The server's Db with every round trip counted and timed: each query, and BEGIN and COMMIT of
+ * each transaction (a retried transaction counts its statements again, its BEGIN/COMMIT once).
+ * A counter and two clock reads per call: nothing the measurements could see.
+ */
+export function countingDb(db: Db): { db: Db; counters: DbCounters } {
+  const counters: DbCounters = { statements: 0, transactions: 0, timings: {} };
+  const record = (key: string, ms: number) => {
+    const timing = counters.timings[key];
+    if (timing === undefined) {
+      counters.timings[key] = { calls: 1, ms };
+    } else {
+      timing.calls += 1;
+      timing.ms += ms;
+    }
+  };
+  const timed = async <T>(key: string, run: () => Promise<T>): Promise<T> => {
+    counters.statements += 1;
+    const started = performance.now();
+    try {
+      return await run();
+    } finally {
+      record(key, performance.now() - started);
+    }
+  };
+  const countTx = (tx: Tx): Tx => ({
+    query: (sql, params) => timed(statementKey(sql), () => tx.query(sql, params)),
+    exec: (sql) => timed(statementKey(sql), () => tx.exec(sql)),
+  });
+  const counted: Db = {
+    kind: db.kind,
+    query: (sql, params) => timed(`* ${statementKey(sql)}`, () => db.query(sql, params)),
+    exec: (sql) => timed(`* ${statementKey(sql)}`, () => db.exec(sql)),
+    transaction: async (fn) => {
+      counters.transactions += 1;
+      counters.statements += 2;
+      const started = performance.now();
+      let bodyEnded = started;
+      try {
+        return await db.transaction(async (tx) => {
+          record(POOL_WAIT_AND_BEGIN, performance.now() - started);
+          try {
+            return await fn(countTx(tx));
+          } finally {
+            bodyEnded = performance.now();
+          }
+        });
+      } finally {
+        record(COMMIT, performance.now() - bodyEnded);
+      }
+    },
+    close: () => db.close(),
+  };
+  return { db: counted, counters };
+}
+
+const statementKeys = new Map<string, string>();
+
+/** A statement's first words, enough to tell the statements of a transfer apart (cached). */
+function statementKey(sql: string): string {
+  let key = statementKeys.get(sql);
+  if (key === undefined) {
+    const words = sql.replace(/\s+/g, ' ').trim();
+    key = words.length > 64 ? `${words.slice(0, 61)}...` : words;
+    statementKeys.set(sql, key);
+  }
+  return key;
+}
+
+/** What one bench run (all references `${runId}.…`) left in the database. */
+export interface RunRows {
+  /** Outwards transfers by status. */
+  readonly outwards: Record<string, number>;
+  readonly inwards: number;
+  readonly idempotencyKeys: number;
+  readonly outboxEvents: number;
+  readonly journals: number;
+  /** Holds of the run's NIP transfers, by status. */
+  readonly holds: Record<string, number>;
+}
+
+export function emptyRunRows(): RunRows {
+  return { outwards: {}, inwards: 0, idempotencyKeys: 0, outboxEvents: 0, journals: 0, holds: {} };
+}
+
+export interface RunRowsReply {
+  readonly runs: Record<string, RunRows>;
+  readonly pendingHolds: number;
+}
+
+/**
+ * Counts, per run id, the transfers, idempotency keys, outbox events, journals and holds the
+ * bench's requests left. Reads whole tables once each, after the measurements.
+ */
+export async function countRunRows(db: Db, request: { clientId: string }): Promise<RunRowsReply> {
+  const runs = new Map<string, RunRows>();
+  const of = (runId: string): RunRows => {
+    let rows = runs.get(runId);
+    if (rows === undefined) {
+      rows = emptyRunRows();
+      runs.set(runId, rows);
+    }
+    return rows;
+  };
+  const mutable = (runId: string) => of(runId) as { -readonly [K in keyof RunRows]: RunRows[K] };
+  const transfers = await db.query<{ run: string; type: string; status: string; n: number }>(
+    `SELECT split_part(payment_reference, '.', 1) AS run, type, status, count(*)::int AS n
+       FROM transfers WHERE client_id = $1 AND payment_reference LIKE '%.%.%'
+      GROUP BY 1, 2, 3`,
+    [request.clientId],
+  );
+  for (const row of transfers) {
+    if (row.type === 'Outwards') {
+      of(row.run).outwards[row.status] = row.n;
+    } else {
+      mutable(row.run).inwards += row.n;
+    }
+  }
+  const counts = [
+    [
+      'idempotencyKeys',
+      `SELECT split_part(key, '.', 1) AS run, count(*)::int AS n FROM idempotency_keys
+        WHERE client_id = $1 AND key LIKE '%.%.%' GROUP BY 1`,
+    ],
+    [
+      'outboxEvents',
+      `SELECT split_part(payload -> 'data' ->> 'paymentReference', '.', 1) AS run,
+              count(*)::int AS n
+         FROM webhook_events
+        WHERE client_id = $1 AND payload -> 'data' ->> 'paymentReference' LIKE '%.%.%'
+        GROUP BY 1`,
+    ],
+  ] as const;
+  for (const [field, sql] of counts) {
+    for (const row of await db.query<{ run: string; n: number }>(sql, [request.clientId])) {
+      mutable(row.run)[field] = row.n;
+    }
+  }
+  // Journals carry no client: the run ids are what tell the bench's journals apart.
+  const journals = await db.query<{ run: string; n: number }>(
+    `SELECT split_part(reference, '.', 1) AS run, count(*)::int AS n FROM ledger_journals
+      WHERE reference LIKE '%.%.%' GROUP BY 1`,
+  );
+  for (const row of journals) {
+    mutable(row.run).journals = row.n;
+  }
+  const holds = await db.query<{ run: string; status: string; n: number }>(
+    `SELECT split_part(t.payment_reference, '.', 1) AS run, h.status, count(*)::int AS n
+       FROM transfers t JOIN ledger_holds h ON h.id = t.hold_id
+      WHERE t.client_id = $1 AND t.payment_reference LIKE '%.%.%'
+      GROUP BY 1, 2`,
+    [request.clientId],
+  );
+  for (const row of holds) {
+    of(row.run).holds[row.status] = row.n;
+  }
+  const pending = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM ledger_holds WHERE status = 'pending'`,
+  );
+  return { runs: Object.fromEntries(runs), pendingHolds: pending[0]?.n ?? -1 };
+}

@@ -1,0 +1,831 @@
+/**
+ * Transfer benchmarks, against the bench server, each figure a median of rounds:
+ * - (a) the raw ledger posting rate: ledger.post (one ledger_post call in its own transaction)
+ *   from --connections lanes at once (50), each lane on its own pre-funded accounts, no HTTP:
+ *   the baseline;
+ * - (b) POST /transfers intra-bank over HTTP (token, ClientID, a unique paymentReference and
+ *   Idempotency-Key each, outbox events), debits spread over many funded accounts, after a
+ *   name enquiry per beneficiary (renewed every round: they expire);
+ * - (c) the same, every transfer debiting one hot account (a fresh one each round);
+ * - (d) NIP transfers to another bank through the sandbox simulator (no latency): placed, sent
+ *   and settled within the request; completed per second;
+ * - and, to explain (c) and (d): the ledger alone on the hot account, the same with four
+ *   trivial round trips before COMMIT (as many as (c) makes after its ledger_post), and the
+ *   ledger alone with the NIP settlement journal's shape (three GL accounts every one shares).
+ * HTTP figures are taken as ratios to (a) of the same round. Each run is profiled (CPU per
+ * operation of load generator, server and PostgreSQL; round trips and the server's wait per
+ * statement; what the database connections were doing; pg_stat_statements when preloaded), and
+ * afterwards every answered request is checked against the rows it left, and the ledger
+ * invariants against the whole ledger.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type DbProfile, DbSampler, machineCpu } from './db-profile.ts';
+import type { Fixtures } from './fixtures.ts';
+import { HttpClient, type HttpResponse } from './http-client.ts';
+import {
+  emptyRunRows,
+  type LedgerRateReply,
+  type LedgerRateRequest,
+  POOL_WAIT_AND_BEGIN,
+  type RunRowsReply,
+} from './ledger-rate.ts';
+import type { BenchOptions } from './options.ts';
+import { row } from './report.ts';
+import type { ServerProcess } from './server-process.ts';
+import { median, ratio } from './stats.ts';
+import { inParallel, runPostLoad } from './transfer-load.ts';
+import type { LedgerViolations } from './verify-ledger.ts';
+
+/** The server's institution code (run.ts sets INSTITUTION_CODE to it): intra-bank transfers. */
+export const BENCH_INSTITUTION_CODE = '999240';
+/** Another bank and an account the NIP simulator resolves (docs/sandbox-nip.md). */
+const NIP_BANK_CODE = '000013';
+const NIP_ACCOUNT_NUMBER = '0123456789';
+/** ₦10.00: a whole-naira amount, so the simulator answers 00 (its magic values are in kobo). */
+const AMOUNT_NAIRA = 10;
+const AMOUNT_KOBO = 1000n;
+/** The default NIP fee for ₦10 (₦10) and its VAT (7.5 %), for the NIP-shaped ledger journals. */
+const NIP_FEE_KOBO = 1000n;
+const NIP_VAT_KOBO = 75n;
+const INTRA_STATEMENTS_AFTER_POST = 4;
+const DEBIT_ACCOUNTS_PER_LANE = 4;
+const BENEFICIARIES_PER_LANE = 2;
+const DEBIT_FUNDING_NAIRA = 1_000_000;
+const HOT_FUNDING_NAIRA = 50_000_000;
+const SETUP_PARALLELISM = 8;
+const WARMUP_SECONDS = 2;
+const SETTLE_MS = 500;
+const IPC_MARGIN_MS = 120_000;
+
+export type TransferScenarioKey =
+  | 'ledger'
+  | 'intra'
+  | 'intraHot'
+  | 'nip'
+  | 'ledgerHot'
+  | 'ledgerHotTail'
+  | 'ledgerNip';
+
+interface ScenarioDefinition {
+  readonly key: TransferScenarioKey;
+  readonly label: string;
+  readonly kind: 'ledger' | 'http';
+}
+
+export const TRANSFER_SCENARIOS: readonly ScenarioDefinition[] = [
+  { key: 'ledger', label: '(a) ledger.post, 2 postings, spread accounts', kind: 'ledger' },
+  { key: 'intra', label: '(b) POST /transfers intra-bank, spread', kind: 'http' },
+  { key: 'intraHot', label: '(c) POST /transfers intra-bank, 1 hot debit', kind: 'http' },
+  { key: 'nip', label: '(d) POST /transfers NIP, Completed', kind: 'http' },
+  { key: 'ledgerHot', label: '    ledger.post, 1 hot debit account', kind: 'ledger' },
+  { key: 'ledgerHotTail', label: '    same + 4 x SELECT 1 before COMMIT', kind: 'ledger' },
+  { key: 'ledgerNip', label: '    ledger.post, NIP settlement (3 GL)', kind: 'ledger' },
+];
+
+interface AccountRef {
+  readonly id: string;
+  readonly accountNumber: string;
+}
+
+interface TransferAccounts {
+  /** lanes x DEBIT_ACCOUNTS_PER_LANE funded accounts; lane L uses L, L + lanes, ... */
+  readonly debits: readonly AccountRef[];
+  /** lanes x BENEFICIARIES_PER_LANE accounts that only receive. */
+  readonly beneficiaries: readonly AccountRef[];
+  /**
+   * A fresh hot account for the warm-up and for each round: the daily-limit check sums the
+   * account's transfers of the day, so one hot account for all rounds would make every round
+   * slower than the one before (docs/benchmarks.md measures that separately).
+   */
+  readonly hots: readonly AccountRef[];
+}
+
+export interface TransferBenchContext {
+  readonly options: BenchOptions;
+  readonly server: ServerProcess;
+  readonly fixtures: Fixtures;
+  readonly adminToken: string;
+  /** PostgreSQL URL of the bench database, for the sampler; undefined on PGlite. */
+  readonly databaseUrl: string | undefined;
+  readonly poolSize: string;
+  readonly log: (message: string) => void;
+}
+
+/** One run of one scenario, with its profile. */
+export interface TransferRun {
+  readonly runId: string;
+  readonly key: TransferScenarioKey;
+  /** Requests answered (HTTP) or journals attempted (ledger). */
+  readonly operations: number;
+  /** 2xx answers (HTTP) or journals posted (ledger). */
+  readonly ok: number;
+  /** 2xx answers reporting a Completed transfer (HTTP) or journals posted (ledger). */
+  readonly completed: number;
+  readonly failures: Readonly<Record<string, number>>;
+  readonly elapsedSeconds: number;
+  /** Completed per second: the figure compared. */
+  readonly rate: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly perOperation: {
+    readonly statements: number;
+    readonly transactions: number;
+    readonly serverCpuUs: number;
+    readonly benchCpuUs: number;
+    readonly postgresCpuUs: number | undefined;
+  };
+  /**
+   * Milliseconds per operation the server waited on each statement (connection wait, round
+   * trip, database work, lock waits), by statement: see DbCounters.timings.
+   */
+  readonly statementMs: Readonly<Record<string, number>>;
+  /** Cores busy on the machine with work that is neither the bench, the server nor its backends. */
+  readonly otherCores: number | undefined;
+  readonly db: DbProfile | undefined;
+}
+
+export interface TransferRound {
+  readonly round: number;
+  readonly runs: Readonly<Record<TransferScenarioKey, TransferRun>>;
+}
+
+export interface TransferBenchResult {
+  readonly connections: number;
+  readonly durationSeconds: number;
+  readonly poolSize: string;
+  readonly rounds: readonly TransferRound[];
+  readonly warmup: readonly TransferRun[];
+  readonly stoppedEarly: boolean;
+  readonly verification: TransferVerification;
+}
+
+export interface TransferVerification {
+  readonly transfersChecked: number;
+  readonly journalsChecked: number;
+  readonly problems: readonly string[];
+  readonly pendingHolds: number;
+  readonly violations: LedgerViolations;
+}
+
+export async function runTransferBench(
+  context: TransferBenchContext,
+): Promise<TransferBenchResult> {
+  const { options, log } = context;
+  const started = Date.now();
+  const lanes = options.connections;
+  const setup = new HttpClient(context.server.baseUrl, SETUP_PARALLELISM);
+  const sampler =
+    context.databaseUrl === undefined ? undefined : await DbSampler.open(context.databaseUrl);
+  try {
+    const accountCount =
+      lanes * (DEBIT_ACCOUNTS_PER_LANE + BENEFICIARIES_PER_LANE) + options.rounds + 1;
+    log(`transfers: opening and funding ${accountCount} accounts...`);
+    const accounts = await openAccounts(context, setup, lanes, options.rounds + 1);
+    const runner = new ScenarioRunner(context, setup, sampler, accounts);
+    log('transfers: warming up...');
+    const warmup: TransferRun[] = [];
+    await runner.enquire();
+    for (const scenario of TRANSFER_SCENARIOS) {
+      const seconds = Math.min(options.quick ? 1 : WARMUP_SECONDS, options.durationSeconds);
+      warmup.push(await runner.run(scenario, 'W', seconds, 0));
+    }
+    const rounds: TransferRound[] = [];
+    let stoppedEarly = false;
+    const deadline = started + options.maxMinutes * 60_000;
+    for (let round = 1; round <= options.rounds; round += 1) {
+      if (Date.now() > deadline) {
+        const limit = `--max-minutes ${options.maxMinutes}`;
+        log(`transfers: time limit (${limit}) reached after ${rounds.length} rounds`);
+        stoppedEarly = true;
+        break;
+      }
+      await runner.enquire();
+      // Alternate the order, so a drift of the machine or table growth favours no scenario.
+      const order = round % 2 === 1 ? TRANSFER_SCENARIOS : [...TRANSFER_SCENARIOS].reverse();
+      const runs: Partial<Record<TransferScenarioKey, TransferRun>> = {};
+      for (const scenario of order) {
+        const seconds = options.durationSeconds;
+        runs[scenario.key] = await runner.run(scenario, String(round), seconds, round);
+      }
+      const complete = runs as Record<TransferScenarioKey, TransferRun>;
+      rounds.push({ round, runs: complete });
+      const rates = TRANSFER_SCENARIOS.map(
+        ({ key }) => `${key} ${Math.round(complete[key].rate)}/s`,
+      );
+      log(`transfers round ${round}/${options.rounds}: ${rates.join(', ')}`);
+    }
+    log('transfers: checking every answer against the database, then the ledger invariants...');
+    const verification = await verify(context, [
+      ...warmup,
+      ...rounds.flatMap((r) => Object.values(r.runs)),
+    ]);
+    return {
+      connections: lanes,
+      durationSeconds: options.durationSeconds,
+      poolSize: context.poolSize,
+      rounds,
+      warmup,
+      stoppedEarly,
+      verification,
+    };
+  } finally {
+    setup.close();
+    await sampler?.close();
+  }
+}
+
+/** Accounts of the bench client: debits and hots funded by sandbox credits, beneficiaries empty. */
+async function openAccounts(
+  context: TransferBenchContext,
+  http: HttpClient,
+  lanes: number,
+  hotCount: number,
+): Promise<TransferAccounts> {
+  const headers = { ...context.fixtures.apiHeaders };
+  const open = (suffix: string) =>
+    http
+      .request('POST', '/accounts', headers, { suffix })
+      .then((response) =>
+        json<{ data: { _id: string; accountNumber: string } }>(response, 201, 'POST /accounts'),
+      )
+      .then(({ data }) => ({ id: data._id, accountNumber: data.accountNumber }));
+  const debits = await inParallel(
+    Array.from({ length: lanes * DEBIT_ACCOUNTS_PER_LANE }, (_, index) => `debit ${index}`),
+    SETUP_PARALLELISM,
+    open,
+  );
+  const beneficiaries = await inParallel(
+    Array.from({ length: lanes * BENEFICIARIES_PER_LANE }, (_, index) => `beneficiary ${index}`),
+    SETUP_PARALLELISM,
+    open,
+  );
+  const hots = await inParallel(
+    Array.from({ length: hotCount }, (_, index) => `hot ${index}`),
+    SETUP_PARALLELISM,
+    open,
+  );
+  const admin = { authorization: `Bearer ${context.adminToken}` };
+  const fund = (account: AccountRef, naira: number) =>
+    http
+      .request('POST', '/admin/sandbox/credits', admin, {
+        accountNumber: account.accountNumber,
+        amount: naira,
+        narration: 'Bench funding',
+      })
+      .then((response) => json(response, 201, 'POST /admin/sandbox/credits'));
+  await inParallel(debits, SETUP_PARALLELISM, (account) => fund(account, DEBIT_FUNDING_NAIRA));
+  await inParallel(hots, SETUP_PARALLELISM, (account) => fund(account, HOT_FUNDING_NAIRA));
+  return { debits, beneficiaries, hots };
+}
+
+class ScenarioRunner {
+  /** Name enquiry session ids by account number, renewed every round (they expire). */
+  private enquiries = new Map<string, string>();
+
+  constructor(
+    private readonly context: TransferBenchContext,
+    private readonly setup: HttpClient,
+    private readonly sampler: DbSampler | undefined,
+    private readonly accounts: TransferAccounts,
+  ) {}
+
+  /** POST /transfers/name-enquiry for every beneficiary, as the API requires before a transfer. */
+  async enquire(): Promise<void> {
+    const targets = [
+      ...this.accounts.beneficiaries.map((account) => ({
+        bankCode: BENCH_INSTITUTION_CODE,
+        accountNumber: account.accountNumber,
+      })),
+      { bankCode: NIP_BANK_CODE, accountNumber: NIP_ACCOUNT_NUMBER },
+    ];
+    const headers = { ...this.context.fixtures.apiHeaders };
+    const answers = await inParallel(targets, SETUP_PARALLELISM, async (target) => {
+      const response = await this.setup.request('POST', '/transfers/name-enquiry', headers, target);
+      return json<{ data: { sessionId: string } }>(response, 200, 'POST /transfers/name-enquiry');
+    });
+    this.enquiries = new Map(
+      targets.map((target, index) => [
+        `${target.bankCode}/${target.accountNumber}`,
+        answers[index]?.data.sessionId ?? '',
+      ]),
+    );
+  }
+
+  async run(
+    scenario: ScenarioDefinition,
+    round: string,
+    seconds: number,
+    hotIndex: number,
+  ): Promise<TransferRun> {
+    const hot = this.accounts.hots[hotIndex] as AccountRef;
+    const runId = `${scenario.key}${round}`;
+    await sleep(SETTLE_MS);
+    const before = await this.snapshot();
+    await this.sampler?.start();
+    const measured =
+      scenario.kind === 'ledger'
+        ? await this.ledgerRun(scenario.key, runId, seconds, hot)
+        : await this.httpRun(scenario.key, runId, seconds, hot);
+    const db = await this.sampler?.stop();
+    const after = await this.snapshot();
+    const ops = Math.max(1, measured.operations);
+    const serverCpuUs = after.serverCpuUs - before.serverCpuUs;
+    const benchCpuUs = after.benchCpuUs - before.benchCpuUs;
+    const postgresCpuUs = db?.backendCpuMs === undefined ? undefined : db.backendCpuMs * 1000;
+    let otherCores: number | undefined;
+    if (after.machine !== undefined && before.machine !== undefined) {
+      const busyUs = (after.machine.busyMs - before.machine.busyMs) * 1000;
+      const ours = serverCpuUs + benchCpuUs + (postgresCpuUs ?? 0);
+      otherCores = Math.max(0, busyUs - ours) / ((after.at - before.at) * 1000);
+    }
+    const statementMs: Record<string, number> = {};
+    for (const [statement, timing] of Object.entries(after.timings)) {
+      const ms = timing.ms - (before.timings[statement]?.ms ?? 0);
+      if (ms > 0) {
+        statementMs[statement] = ms / ops;
+      }
+    }
+    return {
+      runId,
+      key: scenario.key,
+      ...measured,
+      statementMs,
+      perOperation: {
+        statements: (after.statements - before.statements) / ops,
+        transactions: (after.transactions - before.transactions) / ops,
+        serverCpuUs: serverCpuUs / ops,
+        benchCpuUs: benchCpuUs / ops,
+        postgresCpuUs: postgresCpuUs === undefined ? undefined : postgresCpuUs / ops,
+      },
+      otherCores,
+      db,
+    };
+  }
+
+  private async snapshot() {
+    const server = await this.context.server.command('processStats', {}, IPC_MARGIN_MS);
+    const bench = process.cpuUsage();
+    return {
+      at: performance.now(),
+      serverCpuUs: server.cpuUserUs + server.cpuSystemUs,
+      statements: server.db.statements,
+      transactions: server.db.transactions,
+      timings: server.db.timings,
+      benchCpuUs: bench.user + bench.system,
+      machine: machineCpu(),
+    };
+  }
+
+  private async ledgerRun(
+    key: TransferScenarioKey,
+    runId: string,
+    seconds: number,
+    hot: AccountRef,
+  ) {
+    const lanes = this.context.options.connections;
+    const { debits, beneficiaries } = this.accounts;
+    const request: LedgerRateRequest = {
+      lanes: Array.from({ length: lanes }, (_, lane) => ({
+        debit:
+          key === 'ledgerHot' || key === 'ledgerHotTail'
+            ? [hot.id]
+            : laneAccounts(debits, lane, lanes).map((a) => a.id),
+        credit: laneAccounts(beneficiaries, lane, lanes).map((a) => a.id),
+      })),
+      shape: key === 'ledgerNip' ? 'nipSettlement' : 'pair',
+      amountKobo: AMOUNT_KOBO,
+      feeKobo: NIP_FEE_KOBO,
+      vatKobo: NIP_VAT_KOBO,
+      // As many as an intra-bank transfer makes after its ledger_post (the recipient's Inwards
+      // row, two outbox events, the daily-limit sum), holding the accounts' row locks.
+      tailStatements: key === 'ledgerHotTail' ? INTRA_STATEMENTS_AFTER_POST : 0,
+      durationMs: seconds * 1000,
+      runId,
+    };
+    const reply: LedgerRateReply = await this.context.server.command(
+      'ledgerRate',
+      request,
+      seconds * 1000 + IPC_MARGIN_MS,
+    );
+    const elapsedSeconds = reply.elapsedMs / 1000;
+    return {
+      operations: reply.posted + reply.failed,
+      ok: reply.posted,
+      completed: reply.posted,
+      failures: reply.failed === 0 ? {} : { [`ledger: ${reply.firstError}`]: reply.failed },
+      elapsedSeconds,
+      rate: reply.posted / elapsedSeconds,
+      p50Ms: reply.p50Ms,
+      p99Ms: reply.p99Ms,
+    };
+  }
+
+  private async httpRun(key: TransferScenarioKey, runId: string, seconds: number, hot: AccountRef) {
+    const lanes = this.context.options.connections;
+    const { debits, beneficiaries } = this.accounts;
+    const apiHeaders = this.context.fixtures.apiHeaders;
+    const nipEnquiry = this.enquiry(NIP_BANK_CODE, NIP_ACCOUNT_NUMBER);
+    const result = await runPostLoad({
+      baseUrl: this.context.server.baseUrl,
+      path: '/transfers',
+      connections: lanes,
+      durationSeconds: seconds,
+      request: (lane, sequence) => {
+        const reference = `${runId}.${lane}.${sequence}`;
+        const debit = key === 'intraHot' ? hot : pick(laneAccounts(debits, lane, lanes), sequence);
+        const beneficiary = pick(laneAccounts(beneficiaries, lane, lanes), sequence);
+        const to =
+          key === 'nip'
+            ? {
+                nameEnquiryReference: nipEnquiry,
+                beneficiaryBankCode: NIP_BANK_CODE,
+                beneficiaryAccountNumber: NIP_ACCOUNT_NUMBER,
+              }
+            : {
+                nameEnquiryReference: this.enquiry(
+                  BENCH_INSTITUTION_CODE,
+                  beneficiary.accountNumber,
+                ),
+                beneficiaryBankCode: BENCH_INSTITUTION_CODE,
+                beneficiaryAccountNumber: beneficiary.accountNumber,
+              };
+        return {
+          headers: { ...apiHeaders, 'idempotency-key': `${reference}.key` },
+          body: {
+            ...to,
+            debitAccountNumber: debit.accountNumber,
+            amount: AMOUNT_NAIRA,
+            saveBeneficiary: false,
+            narration: 'Bench transfer',
+            paymentReference: reference,
+          },
+        };
+      },
+      isComplete: (body) => body.includes('"status":"Completed"'),
+    });
+    return {
+      operations: result.requests,
+      ok: result.ok,
+      completed: result.completed,
+      failures: result.failures,
+      elapsedSeconds: result.elapsedSeconds,
+      rate: result.completedPerSecond,
+      p50Ms: result.p50Ms,
+      p99Ms: result.p99Ms,
+    };
+  }
+
+  private enquiry(bankCode: string, accountNumber: string): string {
+    const sessionId = this.enquiries.get(`${bankCode}/${accountNumber}`);
+    if (sessionId === undefined) {
+      throw new Error(`no name enquiry for ${bankCode}/${accountNumber}`);
+    }
+    return sessionId;
+  }
+}
+
+/** A lane's own accounts: lane, lane + lanes, lane + 2 lanes, ...: no two lanes share one. */
+function laneAccounts(pool: readonly AccountRef[], lane: number, lanes: number): AccountRef[] {
+  const own: AccountRef[] = [];
+  for (let index = lane; index < pool.length; index += lanes) {
+    own.push(pool[index] as AccountRef);
+  }
+  return own;
+}
+
+function pick(accounts: readonly AccountRef[], sequence: number): AccountRef {
+  return accounts[sequence % accounts.length] as AccountRef;
+}
+
+/** Every answered request against the rows it left; then every ledger invariant. */
+async function verify(
+  context: TransferBenchContext,
+  runs: readonly TransferRun[],
+): Promise<TransferVerification> {
+  const rows: RunRowsReply = await context.server.command(
+    'countRunRows',
+    { clientId: context.fixtures.clientId },
+    IPC_MARGIN_MS,
+  );
+  const problems: string[] = [];
+  let transfersChecked = 0;
+  let journalsChecked = 0;
+  const empty = emptyRunRows();
+  for (const run of runs) {
+    const found = rows.runs[run.runId] ?? empty;
+    const expect = (what: string, actual: number, expected: number) => {
+      if (actual !== expected) {
+        problems.push(`${run.runId}: ${what} ${actual}, expected ${expected}`);
+      }
+    };
+    const outwards = Object.values(found.outwards).reduce((sum, n) => sum + n, 0);
+    if (TRANSFER_SCENARIOS.find((scenario) => scenario.key === run.key)?.kind === 'ledger') {
+      expect('journals posted', found.journals, run.ok);
+      journalsChecked += found.journals;
+    } else {
+      transfersChecked += outwards;
+      journalsChecked += found.journals;
+      expect('2xx answers reporting Completed', run.completed, run.ok);
+      expect('Outwards transfers', outwards, run.ok);
+      expect('Outwards Completed', found.outwards.Completed ?? 0, run.ok);
+      expect('idempotency keys', found.idempotencyKeys, run.ok);
+      expect('journals', found.journals, run.ok);
+      if (run.key === 'nip') {
+        // The settlement's event; placing a NIP transfer writes none.
+        expect('outbox events', found.outboxEvents, run.ok);
+        expect('holds posted', found.holds.posted ?? 0, run.ok);
+        expect(
+          'holds in all',
+          Object.values(found.holds).reduce((s, n) => s + n, 0),
+          run.ok,
+        );
+        expect('Inwards transfers', found.inwards, 0);
+      } else {
+        // One event for the sender's Outwards side, one for the recipient's Inwards twin.
+        expect('outbox events', found.outboxEvents, 2 * run.ok);
+        expect('Inwards twins', found.inwards, run.ok);
+      }
+    }
+    const failed = Object.values(run.failures).reduce((sum, n) => sum + n, 0);
+    if (failed > 0) {
+      problems.push(`${run.runId}: ${failed} requests failed: ${JSON.stringify(run.failures)}`);
+    }
+  }
+  if (rows.pendingHolds !== 0) {
+    problems.push(`${rows.pendingHolds} holds still pending`);
+  }
+  const violations: LedgerViolations = await context.server.command(
+    'verifyLedger',
+    {},
+    15 * 60_000,
+  );
+  for (const [name, count] of Object.entries(violations)) {
+    if (count !== 0) {
+      problems.push(`ledger invariant broken: ${name} = ${count}`);
+    }
+  }
+  return {
+    transfersChecked,
+    journalsChecked,
+    problems,
+    pendingHolds: rows.pendingHolds,
+    violations,
+  };
+}
+
+function json<T>(response: HttpResponse, status: number, what: string): T {
+  if (response.status !== status) {
+    throw new Error(`${what}: expected HTTP ${status}, got ${response.status}: ${response.body}`);
+  }
+  return JSON.parse(response.body) as T;
+}
+
+/** Medians over rounds; ratios to (a) taken within each round, then the median. */
+export function summarizeTransfers(result: TransferBenchResult) {
+  const { rounds } = result;
+  const optional = (values: (number | undefined)[]) => {
+    const known = values.filter((value): value is number => value !== undefined);
+    return known.length === 0 ? undefined : median(known);
+  };
+  const scenarios = TRANSFER_SCENARIOS.map(({ key, label, kind }) => {
+    const runs = rounds.map((round) => round.runs[key]);
+    const states = (pick: (profile: DbProfile) => number) =>
+      optional(runs.map((run) => (run.db === undefined ? undefined : pick(run.db))));
+    return {
+      key,
+      label,
+      kind,
+      rate: median(runs.map((run) => run.rate)),
+      roundRates: runs.map((run) => run.rate),
+      p50Ms: median(runs.map((run) => run.p50Ms)),
+      p99Ms: median(runs.map((run) => run.p99Ms)),
+      ratioToLedger: median(
+        rounds.map((round) => ratio(round.runs[key].rate, round.runs.ledger.rate)),
+      ),
+      operations: runs.reduce((sum, run) => sum + run.operations, 0),
+      failures: runs.reduce(
+        (sum, run) => sum + Object.values(run.failures).reduce((s, n) => s + n, 0),
+        0,
+      ),
+      perOperation: {
+        statements: median(runs.map((run) => run.perOperation.statements)),
+        transactions: median(runs.map((run) => run.perOperation.transactions)),
+        serverCpuUs: median(runs.map((run) => run.perOperation.serverCpuUs)),
+        benchCpuUs: median(runs.map((run) => run.perOperation.benchCpuUs)),
+        postgresCpuUs: optional(runs.map((run) => run.perOperation.postgresCpuUs)),
+      },
+      otherCores: optional(runs.map((run) => run.otherCores)),
+      statementMs: medianByStatement(runs),
+      postgresStatements: postgresByStatement(runs),
+      connections: {
+        running: states((p) => p.states.running),
+        lockWait: states((p) => p.states.lockWait),
+        walWait: states((p) => p.states.walWait),
+        otherWait: states((p) => p.states.otherWait),
+        idleInTransaction: states((p) => p.states.idleInTransaction),
+        idle: states((p) => p.states.idle),
+      },
+    };
+  });
+  return {
+    connections: result.connections,
+    durationSeconds: result.durationSeconds,
+    poolSize: result.poolSize,
+    rounds: rounds.length,
+    stoppedEarly: result.stoppedEarly,
+    scenarios,
+    verification: result.verification,
+  };
+}
+
+export type TransferSummary = ReturnType<typeof summarizeTransfers>;
+
+/** Per statement, the median over rounds of its milliseconds per operation; largest first. */
+function medianByStatement(runs: readonly TransferRun[]): Record<string, number> {
+  const keys = new Set(runs.flatMap((run) => Object.keys(run.statementMs)));
+  const medians = [...keys].map(
+    (key) => [key, median(runs.map((run) => run.statementMs[key] ?? 0))] as const,
+  );
+  return Object.fromEntries(medians.sort((a, b) => b[1] - a[1]));
+}
+
+/**
+ * Per statement (pg_stat_statements), the median over rounds of PostgreSQL's milliseconds per
+ * operation, planning included, and of its planning alone; undefined without the extension.
+ */
+function postgresByStatement(runs: readonly TransferRun[]) {
+  if (runs.some((run) => run.db?.statements === undefined)) {
+    return undefined;
+  }
+  const perOperation = runs.map((run) => {
+    const ops = Math.max(1, run.operations);
+    return new Map(
+      (run.db?.statements ?? []).map((stat) => [
+        stat.query,
+        {
+          ms: (stat.execMs + stat.planMs) / ops,
+          planMs: stat.planMs / ops,
+          calls: stat.calls / ops,
+        },
+      ]),
+    );
+  });
+  const queries = new Set(perOperation.flatMap((map) => [...map.keys()]));
+  return [...queries]
+    .map((query) => {
+      const pick = (field: 'ms' | 'planMs' | 'calls') =>
+        median(perOperation.map((map) => map.get(query)?.[field] ?? 0));
+      return { query, ms: pick('ms'), planMs: pick('planMs'), calls: pick('calls') };
+    })
+    .sort((a, b) => b.ms - a.ms);
+}
+
+const TOP_STATEMENTS = 5;
+
+const RATE_COLUMNS = [46, 9, 9, 9, 10, 8];
+const PROFILE_COLUMNS = [46, 6, 11, 8, 8, 7, 6, 6, 6, 6, 6];
+
+export function renderTransferTable(summary: TransferSummary): string {
+  const early = summary.stoppedEarly ? ' (stopped early: time limit)' : '';
+  const lines = [
+    `Transfers: median of ${summary.rounds} round(s)${early}, ${summary.connections} at a time x ` +
+      `${summary.durationSeconds} s, database pool ${summary.poolSize}`,
+    row(['', 'per s', 'p50 ms', 'p99 ms', 'x ledger', 'errors'], RATE_COLUMNS),
+    ...summary.scenarios.map((item) =>
+      row(
+        [
+          item.label,
+          count(item.rate),
+          fixed(item.p50Ms, 1),
+          fixed(item.p99Ms, 1),
+          fixed(item.ratioToLedger, 3),
+          count(item.failures),
+        ],
+        RATE_COLUMNS,
+      ),
+    ),
+    '',
+    row(
+      [
+        'Per operation (medians)',
+        'trips',
+        'server us',
+        'PG us',
+        'gen us',
+        'other',
+        'run',
+        'lock',
+        'WAL',
+        'app',
+        'idle',
+      ],
+      PROFILE_COLUMNS,
+    ),
+    ...summary.scenarios.map((item) =>
+      row(
+        [
+          item.label,
+          fixed(item.perOperation.statements, 1),
+          count(item.perOperation.serverCpuUs),
+          item.perOperation.postgresCpuUs === undefined
+            ? '-'
+            : count(item.perOperation.postgresCpuUs),
+          count(item.perOperation.benchCpuUs),
+          optionalFixed(item.otherCores, 2),
+          optionalFixed(item.connections.running, 1),
+          optionalFixed(item.connections.lockWait, 1),
+          optionalFixed(item.connections.walWait, 1),
+          optionalFixed(item.connections.idleInTransaction, 1),
+          optionalFixed(item.connections.idle, 1),
+        ],
+        PROFILE_COLUMNS,
+      ),
+    ),
+    '  trips: database round trips (BEGIN and COMMIT included); server/PG/gen us: CPU of the',
+    '  server process, the PostgreSQL backends, the load generator; other: cores busy with',
+    '  anything else on the machine; run..idle: mean database connections running, waiting for',
+    '  a row lock, waiting on WAL, idle in a transaction (waiting for the server), idle in pool.',
+    '',
+    `Server waiting per operation (ms, median): queued for a pooled connection, then the top ${TOP_STATEMENTS}`,
+    '  statements inside transactions (round trip, database work and any lock wait)',
+    ...summary.scenarios.flatMap((item) => statementLines(item.label, item.statementMs)),
+    ...postgresLines(summary.scenarios),
+    ...verificationLines(summary.verification),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+function statementLines(label: string, statementMs: Readonly<Record<string, number>>): string[] {
+  const entries = Object.entries(statementMs);
+  // BEGIN waits for a pooled connection first; a statement outside a transaction (`* `) too.
+  const queued = entries
+    .filter(([statement]) => statement === POOL_WAIT_AND_BEGIN || statement.startsWith('* '))
+    .reduce((sum, [, ms]) => sum + ms, 0);
+  const inside = entries.filter(
+    ([statement]) => statement !== POOL_WAIT_AND_BEGIN && !statement.startsWith('* '),
+  );
+  return [
+    label,
+    `  ${fixed(queued, 2).padStart(8)}  queued for a connection (and BEGIN, statements outside)`,
+    ...inside
+      .slice(0, TOP_STATEMENTS)
+      .map(([statement, ms]) => `  ${fixed(ms, 2).padStart(8)}  ${statement}`),
+  ];
+}
+
+function postgresLines(scenarios: TransferSummary['scenarios']): string[] {
+  if (scenarios.some((item) => item.postgresStatements === undefined)) {
+    return [];
+  }
+  return [
+    '',
+    `PostgreSQL time per operation (ms, median, pg_stat_statements; top ${TOP_STATEMENTS}):`,
+    '  planning + execution (lock waits included), of which planning, and calls per operation',
+    ...scenarios.flatMap((item) => {
+      const statements = item.postgresStatements ?? [];
+      const total = statements.reduce((sum, stat) => sum + stat.ms, 0);
+      const planning = statements.reduce((sum, stat) => sum + stat.planMs, 0);
+      const line = (ms: number, planMs: number, calls: string, text: string) =>
+        `  ${fixed(ms, 3).padStart(8)} ${fixed(planMs, 3).padStart(7)} ${calls.padStart(5)}  ${text}`;
+      return [
+        item.label,
+        line(total, planning, '', `all ${statements.length} statements`),
+        ...statements
+          .slice(0, TOP_STATEMENTS)
+          .map((stat) =>
+            line(stat.ms, stat.planMs, fixed(stat.calls, 1), truncate(stat.query, 56)),
+          ),
+      ];
+    }),
+  ];
+}
+
+function truncate(text: string, length: number): string {
+  return text.length > length ? `${text.slice(0, length - 3)}...` : text;
+}
+
+function verificationLines(verification: TransferVerification): string[] {
+  if (verification.problems.length === 0) {
+    return [
+      `check: every 2xx answer is one Completed transfer (${count(verification.transfersChecked)} ` +
+        'checked) with its idempotency key, journal, outbox events (and posted hold for NIP); ' +
+        `${count(verification.journalsChecked)} journals; no pending hold; all ledger invariants hold`,
+    ];
+  }
+  return [
+    `CHECK FAILED (${verification.problems.length} problems):`,
+    ...verification.problems.slice(0, 20).map((problem) => `  ${problem}`),
+  ];
+}
+
+function count(value: number): string {
+  return Number.isFinite(value) ? Math.round(value).toLocaleString('en') : '-';
+}
+
+function fixed(value: number, digits: number): string {
+  return Number.isFinite(value) ? value.toFixed(digits) : '-';
+}
+
+function optionalFixed(value: number | undefined, digits: number): string {
+  return value === undefined ? '-' : fixed(value, digits);
+}
