@@ -13,6 +13,7 @@ import { loadConfig } from '../src/config/config.ts';
 import { createDb } from '../src/db/create-db.ts';
 import type { Db } from '../src/db/db.ts';
 import { migrate } from '../src/db/migrate.ts';
+import { verifyLedger } from '../src/ledger/ledger-audit.ts';
 import { resolveSecrets } from '../src/sandbox/secrets.ts';
 import { systemClock } from '../src/shared/clock.ts';
 import { countingDb, countRunRows, type DbCounters, measureLedgerRate } from './ledger-rate.ts';
@@ -25,7 +26,6 @@ import {
   type ReplyMessage,
 } from './protocol.ts';
 import { analyzeLedger, checkBalance, seedLedger } from './seed-ledger.ts';
-import { verifyLedger } from './verify-ledger.ts';
 
 type Handlers = {
   [Name in CommandName]: (

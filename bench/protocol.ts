@@ -1,3 +1,4 @@
+import type { LedgerViolations } from '../src/ledger/ledger-audit.ts';
 import type {
   DbCounters,
   LedgerRateReply,
@@ -5,7 +6,6 @@ import type {
   RunRowsReply,
 } from './ledger-rate.ts';
 import type { BalanceCheck, SeedOptions, SeedSummary } from './seed-ledger.ts';
-import type { LedgerViolations } from './verify-ledger.ts';
 
 /**
  * Messages between the bench (parent) and bench-server (child) over the IPC channel, with the

@@ -1,12 +1,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { LedgerViolations } from '../src/ledger/ledger-audit.ts';
 import type { LoadResult } from './load.ts';
 import type { BenchOptions } from './options.ts';
 import type { BalanceCheck, SeedSummary } from './seed-ledger.ts';
 import type { StatementScenario } from './statements.ts';
 import { median, percentile, ratio } from './stats.ts';
-import type { LedgerViolations } from './verify-ledger.ts';
 
 /** A deep page of the big account may cost at most this many times the small account's page. */
 export const STATEMENT_RATIO_TARGET = 2;

@@ -8,6 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { LedgerViolations } from '../src/ledger/ledger-audit.ts';
 import { type BenchDatabase, createBenchDatabase } from './database.ts';
 import { createFixtures, creditSmallAccount, type Fixtures } from './fixtures.ts';
 import { HttpClient } from './http-client.ts';
@@ -30,7 +31,6 @@ import {
   runTransferBench,
   summarizeTransfers,
 } from './transfers.ts';
-import type { LedgerViolations } from './verify-ledger.ts';
 import { renderWebhookTable, runWebhookBench } from './webhooks.ts';
 
 const SMALL_ACCOUNT_ENTRIES = 10;

@@ -19,6 +19,7 @@
  * invariants against the whole ledger.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { LedgerViolations } from '../src/ledger/ledger-audit.ts';
 import { type DbProfile, DbSampler, machineCpu } from './db-profile.ts';
 import type { Fixtures } from './fixtures.ts';
 import { HttpClient, type HttpResponse } from './http-client.ts';
@@ -34,7 +35,6 @@ import { row } from './report.ts';
 import type { ServerProcess } from './server-process.ts';
 import { median, ratio } from './stats.ts';
 import { inParallel, runPostLoad } from './transfer-load.ts';
-import type { LedgerViolations } from './verify-ledger.ts';
 
 /** The server's institution code (run.ts sets INSTITUTION_CODE to it): intra-bank transfers. */
 export const BENCH_INSTITUTION_CODE = '999240';

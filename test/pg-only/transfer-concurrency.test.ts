@@ -1,7 +1,7 @@
 // PostgreSQL only: PGlite is one session, so concurrency there proves nothing.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { verifyLedger } from '../../bench/verify-ledger.ts';
+import { verifyLedger } from '../../src/ledger/ledger-audit.ts';
 import { createStatusQueryWorker } from '../../src/modules/transfers/status-query-worker.ts';
 import { sandboxCredit, signedInClient } from '../factories.ts';
 import { buildTestApp, type TestApp } from '../harness.ts';

@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { verifyLedger } from '../../bench/verify-ledger.ts';
+import { verifyLedger } from '../../src/ledger/ledger-audit.ts';
 import { publicKeyPem, rsaKeyPair, signAssertion } from '../factories.ts';
 import { type ServerProcess, startServerProcess } from '../server-process.ts';
 import { createTestDb, type TestDb } from '../test-db.ts';

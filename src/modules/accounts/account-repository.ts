@@ -31,6 +31,7 @@ interface AccountRow {
   identity_verification_id: string | null;
   director_verification_ids: string[];
   auto_sweep: boolean;
+  request_hash: string | null;
   auto_sweep_details: {
     destinationAccountNumber: string;
     retainKobo: string;
@@ -46,7 +47,7 @@ const SELECT_ACCOUNT = `
          a.metadata, a.notification_settings, l.balance_kobo, l.held_kobo,
          a.holder_type, a.phone_number, a.email_address, a.identity_type,
          a.identity_verification_id, a.director_verification_ids, a.auto_sweep,
-         a.auto_sweep_details, a.created_at, a.updated_at
+         a.auto_sweep_details, a.request_hash, a.created_at, a.updated_at
     FROM accounts a JOIN ledger_accounts l ON l.id = a.id`;
 
 function toAccount(row: AccountRow): Account {
@@ -174,9 +175,8 @@ export async function findByExternalReference(
   clientId: string,
   externalReference: string,
 ): Promise<{ account: Account; requestHash: string | null } | undefined> {
-  const rows = await db.query<AccountRow & { request_hash: string | null }>(
-    `${SELECT_ACCOUNT.replace('SELECT a.id,', 'SELECT a.request_hash, a.id,')}
-      WHERE a.client_id = $1 AND a.external_reference = $2`,
+  const rows = await db.query<AccountRow>(
+    `${SELECT_ACCOUNT} WHERE a.client_id = $1 AND a.external_reference = $2`,
     [clientId, externalReference],
   );
   const row = rows[0];

@@ -64,6 +64,7 @@ export function createIdentityProof(identity: IdentityService) {
       );
     }
     for (const directorId of directorIds) {
+      // vID: any validated person check (BVN, NIN, vNIN, BVNUSSD) may prove a director.
       const director = await validatedPerson(principal, directorId, { identityType: 'vID' });
       if (!company.directors.some((entry) => isSameDirector(entry, director))) {
         throw notVerified(

@@ -20,8 +20,13 @@ export const AUTO_SWEEP_NARRATION = 'Auto-sweep';
 export async function sweepAfterCredit(
   tx: Queryable,
   deps: { clock: Clock; institutionCode: string },
-  credited: Pick<Account, 'id' | 'clientId'>,
+  credited: Account,
 ): Promise<void> {
+  // Most credited accounts have no sweep: decide from the row already read, without a query.
+  if (!credited.autoSweep?.enabled) {
+    return;
+  }
+  // Read again for the balance after the credit (and settings as of this transaction).
   const account = await findClientAccount(tx, credited.clientId, credited.id);
   const sweep = account?.autoSweep;
   if (account === undefined || sweep === undefined || sweep === null || !sweep.enabled) {

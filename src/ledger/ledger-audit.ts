@@ -1,8 +1,9 @@
-import type { Db } from '../src/db/db.ts';
+import type { Db } from '../db/db.ts';
 
 /**
  * The ledger invariants over every account and entry, each as a count of violations (all must be
- * zero). Opt-in (--verify): it reads every entry, a few seconds per million on PostgreSQL.
+ * zero), for the bench and the concurrency and crash tests. It reads every entry: a few seconds
+ * per million on PostgreSQL.
  * Uniqueness of (account, seq) and (account, is_credit, direction_seq) comes from the indexes;
  * with it, "min is 1 and max equals the count" means "numbered 1..n without gaps".
  */
