@@ -52,7 +52,7 @@ export async function createFixtures(
   const apiHeaders = { authorization: `Bearer ${tokens.access_token}`, clientid: client._id };
   const small = expectJson<{ data: AccountData }>(
     await http.post('/accounts', { suffix: 'small' }, apiHeaders),
-    201,
+    200,
     'POST /accounts',
   ).data;
   return {

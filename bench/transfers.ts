@@ -246,7 +246,7 @@ async function openAccounts(
     http
       .request('POST', '/accounts', headers, { suffix })
       .then((response) =>
-        json<{ data: { _id: string; accountNumber: string } }>(response, 201, 'POST /accounts'),
+        json<{ data: { _id: string; accountNumber: string } }>(response, 200, 'POST /accounts'),
       )
       .then(({ data }) => ({ id: data._id, accountNumber: data.accountNumber }));
   const debits = await inParallel(

@@ -9,11 +9,19 @@ import { createTokenService } from './auth/token-service.ts';
 import { createClientService } from './clients/client-service.ts';
 import type { Config } from './config/config.ts';
 import type { Db } from './db/db.ts';
-import { installErrorHandlers } from './errors/error-handler.ts';
+import {
+  installErrorHandlers,
+  renderClientError,
+  renderFrameworkError,
+} from './errors/error-handler.ts';
 import { healthRoutes } from './http/health.ts';
 import { requireAccessToken } from './http/plugins/authenticate.ts';
+import { installClientInput } from './http/plugins/client-input.ts';
 import { installJsonParser } from './http/plugins/json-parser.ts';
 import { registerOpenApi } from './http/plugins/openapi.ts';
+import { addPrivacyHeaders } from './http/plugins/privacy-headers.ts';
+import { createValidatorFactory } from './http/plugins/validators.ts';
+import { serverTimeoutOptions } from './http/server-timeouts.ts';
 import { GL_ACCOUNTS } from './ledger/gl-accounts.ts';
 import { createAccountService } from './modules/accounts/account-service.ts';
 import { createIdentityProof } from './modules/accounts/identity-proof.ts';
@@ -65,19 +73,25 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger ?? false,
     requestIdHeader: false,
+    schemaController: { compilersFactory: { buildValidator: createValidatorFactory() } },
+    frameworkErrors: renderFrameworkError,
+    clientErrorHandler: renderClientError,
     genReqId: (request) => {
       const incoming = request.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
     bodyLimit: 256 * 1024,
+    ...serverTimeoutOptions(deps.config.http),
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    addPrivacyHeaders(request, reply);
   });
 
   const services = createServices(deps);
   installErrorHandlers(app);
   installJsonParser(app);
+  installClientInput(app);
   await app.register(formbody);
   await registerOpenApi(app, deps.config);
 
@@ -154,6 +168,7 @@ export function createServices(deps: Omit<AppDeps, 'logger'>) {
     assertionPolicy: {
       audiences: config.assertionAudiences,
       minRsaKeyBits: config.minRsaKeyBits,
+      maxLifetimeSeconds: config.assertionMaxLifetimeSeconds,
       clock,
     },
     refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,

@@ -9,8 +9,11 @@ export interface AssertionPolicy {
   readonly audiences: readonly string[];
   readonly minRsaKeyBits: number;
   readonly clock: Clock;
+  /** The longest lifetime an assertion may have: `exp - iat`, or `exp - now` without `iat`. */
+  readonly maxLifetimeSeconds: number;
 }
 
+/** The clock skew allowed on `exp`, `nbf` and `iat`. */
 const CLOCK_TOLERANCE_SECONDS = 30;
 
 /**
@@ -34,6 +37,7 @@ export async function verifyClientAssertion(
         currentDate: policy.clock.now(),
         clockTolerance: CLOCK_TOLERANCE_SECONDS,
       });
+      checkLifetime(payload, policy);
       return payload;
     } catch (error) {
       if (!(error instanceof errors.JOSEError)) {
@@ -47,6 +51,31 @@ export async function verifyClientAssertion(
     }
   }
   throw new AppError('OAUTH_INVALID_CLIENT', describe(lastError), { cause: lastError });
+}
+
+/**
+ * jose checks `exp` and `nbf`, but not an `iat` in the future nor how long the assertion lives: a
+ * signed assertion valid for days is a long-lived credential, so its lifetime is capped.
+ */
+function checkLifetime(payload: JWTPayload, policy: AssertionPolicy): void {
+  const now = Math.floor(policy.clock.now().getTime() / 1000);
+  const { iat, exp } = payload;
+  if (typeof iat === 'number' && iat > now + CLOCK_TOLERANCE_SECONDS) {
+    throw new AppError(
+      'OAUTH_INVALID_CLIENT',
+      'The client assertion was issued in the future (iat).',
+    );
+  }
+  // Without iat the lifetime counts from now; the tolerance covers a client clock a little ahead.
+  const lifetime = typeof iat === 'number' ? (exp as number) - iat : (exp as number) - now;
+  const allowed =
+    policy.maxLifetimeSeconds + (typeof iat === 'number' ? 0 : CLOCK_TOLERANCE_SECONDS);
+  if (lifetime > allowed) {
+    throw new AppError(
+      'OAUTH_INVALID_CLIENT',
+      `The client assertion lives too long: exp may be at most ${policy.maxLifetimeSeconds} seconds after iat (or now, without iat).`,
+    );
+  }
 }
 
 const importedKeys = new Map<string, KeyObject>();

@@ -72,27 +72,35 @@ export function createTokenService(deps: TokenServiceDeps) {
     if (refreshToken === undefined || refreshToken === '') {
       throw new AppError('OAUTH_INVALID_REQUEST', 'refresh_token is required.');
     }
+    // A confidential client authenticates on refresh too (RFC 6749 §6): a refresh token alone
+    // mints nothing, and an unauthenticated request changes nothing (no consume, no revocation).
+    if (request.client_assertion === undefined || request.client_assertion === '') {
+      throw new AppError(
+        'OAUTH_INVALID_CLIENT',
+        'Client authentication is required: send client_assertion (and client_id) with the refresh token.',
+      );
+    }
+    const assertion = requireAssertion(request);
+    const app = await authenticateApp(
+      deps.db,
+      assertion,
+      request.client_id ?? assertionSubject(assertion),
+    );
     const now = deps.clock.now();
     const tokenHash = sha256Hex(refreshToken);
     // Consuming the old token and storing its successor commit together; a refusal after the
-    // consume (wrong client, bad assertion) rolls back, so a stolen token presented by another
-    // client does not burn the owner's token.
+    // consume (another app's token) rolls back, so a stolen token presented by another client
+    // does not burn the owner's token.
     const issued = await deps.db.transaction(async (tx) => {
       const consumed = await refreshTokens.consumeRefreshToken(tx, tokenHash, now);
       if (consumed === undefined) {
         return undefined;
       }
-      const app = await apps.findActiveAppById(tx, consumed.appId);
-      const clientId = request.client_id;
-      if (app === undefined || (clientId !== undefined && clientId !== app.oauthClientId)) {
+      if (consumed.appId !== app.id) {
         throw new AppError(
           'OAUTH_INVALID_GRANT',
           'The refresh token was not issued to this client.',
         );
-      }
-      // The published docs send the client assertion on refresh too; when present it must verify.
-      if (request.client_assertion !== undefined && request.client_assertion !== '') {
-        await authenticateApp(tx, request.client_assertion, app.oauthClientId);
       }
       return issueTokens(tx, app, consumed.familyId);
     });

@@ -98,6 +98,44 @@ describe('loadConfig', () => {
     assert.ok(config.assertionAudiences.includes('https://api.sandbox.safehavenmfb.com'));
   });
 
+  it('caps client assertion lifetimes at one hour unless configured', () => {
+    assert.equal(loadConfig({}).assertionMaxLifetimeSeconds, 3600);
+    assert.equal(
+      loadConfig({ ASSERTION_MAX_LIFETIME_SECONDS: '86400' }).assertionMaxLifetimeSeconds,
+      86400,
+    );
+    for (const value of ['0', '59', '86401', 'an hour']) {
+      assert.throws(
+        () => loadConfig({ ASSERTION_MAX_LIFETIME_SECONDS: value }),
+        /ASSERTION_MAX_LIFETIME_SECONDS/,
+      );
+    }
+  });
+
+  it('bounds HTTP requests by default, and refuses a headers timeout above the request timeout', () => {
+    assert.deepEqual(loadConfig({}).http, {
+      requestTimeoutMs: 30_000,
+      headersTimeoutMs: 10_000,
+      keepAliveTimeoutMs: 72_000,
+      connectionTimeoutMs: 120_000,
+      connectionsCheckIntervalMs: 1_000,
+    });
+    // A short request timeout pulls the default headers timeout down with it.
+    assert.equal(loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '5000' }).http.headersTimeoutMs, 5000);
+    assert.throws(
+      () => loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '5000', HTTP_HEADERS_TIMEOUT_MS: '6000' }),
+      /HTTP_HEADERS_TIMEOUT_MS .* must not exceed HTTP_REQUEST_TIMEOUT_MS/,
+    );
+    for (const name of [
+      'HTTP_REQUEST_TIMEOUT_MS',
+      'HTTP_KEEP_ALIVE_TIMEOUT_MS',
+      'HTTP_CONNECTION_TIMEOUT_MS',
+      'HTTP_CONNECTIONS_CHECK_INTERVAL_MS',
+    ]) {
+      assert.throws(() => loadConfig({ [name]: '-1' }), new RegExp(name));
+    }
+  });
+
   it('accepts only a NIP simulator latency the simulator itself accepts', () => {
     assert.equal(
       loadConfig({ NIP_SIMULATOR_LATENCY_MS: String(MAX_LATENCY_MS) }).transfers

@@ -20,6 +20,8 @@ export interface Config {
   /** Every `aud` a client assertion may name. */
   readonly assertionAudiences: readonly string[];
   readonly assertionRejectReusedJti: boolean;
+  /** The longest a client assertion may live (`exp - iat`). */
+  readonly assertionMaxLifetimeSeconds: number;
   readonly minRsaKeyBits: number;
   readonly institutionCode: string;
   readonly accessTokenTtlSeconds: number;
@@ -29,6 +31,7 @@ export interface Config {
   readonly stampDutyThresholdKobo: bigint;
   readonly sandboxDemoBalanceKobo: bigint;
   readonly logLevel: string;
+  readonly http: HttpServerConfig;
   readonly webhooks: WebhookConfig;
   readonly transfers: TransferConfig;
   readonly identity: IdentityConfig;
@@ -53,6 +56,20 @@ export interface TransferConfig {
   /** A status query's "no record" (25) is final only for a transfer at least this old. */
   readonly statusQueryNotFoundGraceSeconds: number;
   readonly nipSimulatorLatencyMs: number;
+}
+
+/** How long the HTTP server waits for clients; a slow or silent client cannot hold a socket. */
+export interface HttpServerConfig {
+  /** The whole request (headers and body) must arrive within this, else 408 and close. */
+  readonly requestTimeoutMs: number;
+  /** The request headers must arrive within this (at most requestTimeoutMs). */
+  readonly headersTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  readonly keepAliveTimeoutMs: number;
+  /** A socket with no traffic for this long is destroyed (0: never). */
+  readonly connectionTimeoutMs: number;
+  /** How often Node checks the request and headers deadlines (its default is 30 s). */
+  readonly connectionsCheckIntervalMs: number;
 }
 
 export interface WebhookConfig {
@@ -93,6 +110,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl,
     assertionAudiences: readAudiences(read, publicBaseUrl),
     assertionRejectReusedJti: readEnvBoolean(read, 'ASSERTION_REJECT_REUSED_JTI', false),
+    assertionMaxLifetimeSeconds: readEnvInt(read, 'ASSERTION_MAX_LIFETIME_SECONDS', {
+      fallback: 3600,
+      min: 60,
+      max: 86_400,
+    }),
     minRsaKeyBits: readEnvInt(read, 'MIN_RSA_KEY_BITS', { fallback: 2048, min: 1024, max: 16384 }),
     institutionCode: readInstitutionCode(read, production),
     accessTokenTtlSeconds: readEnvInt(read, 'ACCESS_TOKEN_TTL_SECONDS', {
@@ -114,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       BigInt(readEnvInt(read, 'SANDBOX_DEMO_BALANCE_NAIRA', { fallback: 1_000_000, min: 0 })) *
       100n,
     logLevel: readEnvString(read, 'LOG_LEVEL', { fallback: 'info' }) ?? 'info',
+    http: readHttpServerConfig(read),
     webhooks: readWebhookConfig(read, production),
     transfers: readTransferConfig(read),
     identity: readIdentityConfig(read),
@@ -125,6 +148,43 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`invalid configuration:\n  - ${read.problems.join('\n  - ')}`);
   }
   return Object.freeze(config);
+}
+
+function readHttpServerConfig(read: EnvReader): HttpServerConfig {
+  const requestTimeoutMs = readEnvInt(read, 'HTTP_REQUEST_TIMEOUT_MS', {
+    fallback: 30_000,
+    min: 100,
+    max: 600_000,
+  });
+  const headersTimeoutMs = readEnvInt(read, 'HTTP_HEADERS_TIMEOUT_MS', {
+    fallback: Math.min(10_000, requestTimeoutMs),
+    min: 100,
+    max: 600_000,
+  });
+  if (headersTimeoutMs > requestTimeoutMs) {
+    read.problems.push(
+      `HTTP_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`,
+    );
+  }
+  return Object.freeze({
+    requestTimeoutMs,
+    headersTimeoutMs: Math.min(headersTimeoutMs, requestTimeoutMs),
+    keepAliveTimeoutMs: readEnvInt(read, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', {
+      fallback: 72_000,
+      min: 1_000,
+      max: 600_000,
+    }),
+    connectionTimeoutMs: readEnvInt(read, 'HTTP_CONNECTION_TIMEOUT_MS', {
+      fallback: 120_000,
+      min: 0,
+      max: 3_600_000,
+    }),
+    connectionsCheckIntervalMs: readEnvInt(read, 'HTTP_CONNECTIONS_CHECK_INTERVAL_MS', {
+      fallback: 1_000,
+      min: 50,
+      max: 30_000,
+    }),
+  });
 }
 
 function readWebhookConfig(read: EnvReader, production: boolean): WebhookConfig {

@@ -4,6 +4,8 @@
  */
 export const ERROR_CODES = {
   VALIDATION_ERROR: { httpStatus: 400, message: 'Invalid request.' },
+  INVALID_JSON: { httpStatus: 400, message: 'The request body is not valid JSON.' },
+  INVALID_URL: { httpStatus: 400, message: 'The request URL is not valid.' },
   RECORD_NOT_FOUND: { httpStatus: 400, message: 'Unable to locate record' },
   INVALID_AMOUNT: { httpStatus: 400, message: 'Invalid amount.' },
   INVALID_DATE_RANGE: { httpStatus: 400, message: 'fromDate must not be after toDate.' },
@@ -50,11 +52,17 @@ export const ERROR_CODES = {
     httpStatus: 422,
     message: 'This Idempotency-Key was already used with a different request.',
   },
+  REQUEST_TIMEOUT: { httpStatus: 408, message: 'The request did not arrive in time.' },
   PAYLOAD_TOO_LARGE: { httpStatus: 413, message: 'Request body is too large.' },
+  HEADERS_TOO_LARGE: { httpStatus: 431, message: 'The request headers are too large.' },
   UNSUPPORTED_MEDIA_TYPE: { httpStatus: 415, message: 'Unsupported content type.' },
   RATE_LIMITED: { httpStatus: 429, message: 'Too many requests.' },
   INTERNAL_ERROR: { httpStatus: 500, message: 'Something went wrong.' },
   SERVICE_UNAVAILABLE: { httpStatus: 503, message: 'Service temporarily unavailable.' },
+  DATABASE_UNAVAILABLE: {
+    httpStatus: 503,
+    message: 'The database is not reachable right now. Try again shortly.',
+  },
   // OAuth token endpoint (RFC 6749 section 5.2): rendered with the OAuth code as `error`.
   OAUTH_INVALID_REQUEST: { httpStatus: 400, message: 'The request is missing a parameter.' },
   OAUTH_INVALID_CLIENT: { httpStatus: 401, message: 'Client authentication failed.' },

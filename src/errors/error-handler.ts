@@ -1,5 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { databaseUnavailable, isDatabaseUnavailable } from '../db/database-unavailable.ts';
 import { AppError, type ErrorDetail } from './app-error.ts';
 import { ERROR_CODES, type ErrorCode, OAUTH_ERROR_NAMES } from './error-codes.ts';
 
@@ -38,10 +41,63 @@ export function installErrorHandlers(app: FastifyInstance): void {
     }
     return reply.status(appError.httpStatus).send(renderError(appError));
   });
+  // The URL is never echoed: it may carry secrets in its query, and it is the caller's own input.
   app.setNotFoundHandler((request, reply) => {
-    const error = new AppError('ROUTE_NOT_FOUND', `Cannot ${request.method} ${request.url}`);
+    const error = new AppError(
+      'ROUTE_NOT_FOUND',
+      `No route for ${request.method} ${routePath(request.url)}.`,
+    );
     return reply.status(404).send(renderError(error));
   });
+}
+
+/**
+ * Errors Fastify's router meets before any route runs (Fastify's `frameworkErrors` option): a bad
+ * percent-encoding is INVALID_URL; a path parameter over the router's length limit can only be a
+ * malformed id, which the contract answers as an unknown record.
+ */
+export function renderFrameworkError(
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  const appError =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? new AppError('RECORD_NOT_FOUND', undefined, { cause: error })
+      : new AppError('INVALID_URL', undefined, { cause: error });
+  return reply.status(appError.httpStatus).send(renderError(appError));
+}
+
+/**
+ * Errors Node's HTTP parser meets before Fastify has a request (Fastify's `clientErrorHandler`):
+ * a body or headers that missed their deadline, oversized headers, malformed HTTP. Answered in
+ * the same envelope, with a fresh request id, then the connection is closed.
+ */
+export function renderClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) {
+    return;
+  }
+  const appError =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? new AppError('REQUEST_TIMEOUT')
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? new AppError('HEADERS_TOO_LARGE')
+        : new AppError('VALIDATION_ERROR', 'The HTTP request is malformed.');
+  if (socket.writable) {
+    const body = JSON.stringify(renderError(appError));
+    socket.write(
+      `HTTP/1.1 ${appError.httpStatus} ${STATUS_CODES[appError.httpStatus]}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}
+
+/** The path alone, and only when it is short plain text, for the "no route" message. */
+function routePath(url: string): string {
+  const path = url.split('?')[0] ?? '';
+  return /^[A-Za-z0-9/._~-]{1,100}$/.test(path) ? path : 'this path';
 }
 
 function toAppError(error: FastifyError): AppError {
@@ -58,14 +114,17 @@ function toAppError(error: FastifyError): AppError {
   if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
     return new AppError('VALIDATION_ERROR', sanitizeClientMessage(error.message), { cause: error });
   }
+  if (isDatabaseUnavailable(error)) {
+    return databaseUnavailable(error);
+  }
   return new AppError('INTERNAL_ERROR', ERROR_CODES.INTERNAL_ERROR.message, { cause: error });
 }
 
 const FRAMEWORK_ERRORS: Record<string, ErrorCode> = {
   FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
-  FST_ERR_CTP_EMPTY_JSON_BODY: 'VALIDATION_ERROR',
-  FST_ERR_CTP_INVALID_JSON_BODY: 'VALIDATION_ERROR',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'INVALID_JSON',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'INVALID_JSON',
 };
 
 function validationError(error: FastifyError): AppError {
@@ -76,8 +135,13 @@ function validationError(error: FastifyError): AppError {
   }));
   const first = details[0];
   const message = first === undefined ? 'Invalid request.' : `${first.field} ${first.message}`;
-  return new AppError('VALIDATION_ERROR', message, { details, cause: error });
+  // Money fields keep their own code whatever was wrong with them (a string, a boolean, ...).
+  const code =
+    first !== undefined && AMOUNT_FIELD.test(first.field) ? 'INVALID_AMOUNT' : 'VALIDATION_ERROR';
+  return new AppError(code, message, { details, cause: error });
 }
+
+const AMOUNT_FIELD = /(^|\.)(amount|[A-Za-z]+Amount)$/;
 
 function fieldName(instancePath: string, params: Record<string, unknown>): string {
   const path = instancePath.replace(/^\//, '').replaceAll('/', '.');

@@ -10,6 +10,20 @@ export function envelopeSchema<T extends TSchema>(data: T) {
   });
 }
 
+/**
+ * Answers that carry a NIBSS result repeat its responseCode and responseMessage at the top level,
+ * where clients decide success from (`"00"`); null while a transfer is still Processing.
+ */
+export function nibssEnvelopeSchema<T extends TSchema>(data: T) {
+  return Type.Object({
+    statusCode: Type.Integer({ examples: [200] }),
+    message: Type.String(),
+    responseCode: Type.Union([Type.String(), Type.Null()], { examples: ['00'] }),
+    responseMessage: Type.Union([Type.String(), Type.Null()]),
+    data,
+  });
+}
+
 export const PaginationSchema = Type.Object({
   total: Type.Integer(),
   pages: Type.Integer(),
@@ -50,6 +64,16 @@ export const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 export const DateQuery = Type.String({
   pattern: '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2}))?$',
   examples: ['2025-03-03'],
+});
+
+/**
+ * Free key-value pairs a client keeps on a record. A JSON-encoded object string is read as the
+ * object (client-input.ts); the service limits the stored size.
+ */
+export const MetadataSchema = Type.Record(Type.String(), Type.Unknown(), {
+  maxProperties: 50,
+  propertyNames: { maxLength: 100 },
+  description: 'Free key-value pairs (at most 50 keys of up to 100 characters, 8 KB as JSON).',
 });
 
 export const ObjectIdSchema = Type.String({ pattern: '^[0-9a-f]{24}$' });

@@ -21,6 +21,25 @@ export function ok<T>(message: string, data: T, statusCode = 200): Envelope<T> {
   return { statusCode, message, data };
 }
 
+export interface NibssEnvelope<T> extends Envelope<T> {
+  responseCode: string | null;
+  responseMessage: string | null;
+}
+
+/** A success body whose data carries a NIBSS result, repeated at the top level for clients. */
+export function okNibss<T extends { responseCode: string | null; responseMessage: string | null }>(
+  message: string,
+  data: T,
+): NibssEnvelope<T> {
+  return {
+    statusCode: 200,
+    message,
+    responseCode: data.responseCode,
+    responseMessage: data.responseMessage,
+    data,
+  };
+}
+
 export function paged<T>(
   message: string,
   data: T[],

@@ -47,8 +47,9 @@ function nairaText(value: unknown): string | undefined {
     // toString gives exponent notation below 1e-6 and above 1e21; both are invalid amounts.
     return value.toString();
   }
-  if (typeof value === 'string' && value.trim() !== '') {
-    return value.trim();
+  // Exactly a decimal: no padding, exponents, hex or trailing dot (the pattern refuses them).
+  if (typeof value === 'string' && value !== '') {
+    return value;
   }
   return undefined;
 }

@@ -9,6 +9,11 @@ export interface DestinationPolicy {
   readonly allowLoopback: boolean;
   /** RFC 1918, unique-local IPv6, carrier-grade NAT. */
   readonly allowPrivate: boolean;
+  /**
+   * Resolve a hostname when the URL is set (default true). Sandbox sets false, so a machine
+   * without network can still save public URLs; the guard still runs when a delivery connects.
+   */
+  readonly resolveOnWrite?: boolean;
 }
 
 export function destinationPolicy(config: Config): DestinationPolicy {
@@ -16,6 +21,7 @@ export function destinationPolicy(config: Config): DestinationPolicy {
     requireHttps: config.webhooks.requireHttps,
     allowLoopback: config.webhooks.allowLoopback,
     allowPrivate: config.webhooks.allowPrivateNetworks,
+    resolveOnWrite: config.ibsEnv !== 'sandbox',
   };
 }
 
@@ -24,51 +30,106 @@ export class BlockedDestinationError extends Error {
   readonly code = 'EBLOCKEDDESTINATION';
 }
 
-const loopback = new BlockList();
-loopback.addSubnet('127.0.0.0', 8, 'ipv4');
-loopback.addAddress('::1', 'ipv6');
+type Range = readonly [network: string, prefix: number];
 
-const privateNetworks = new BlockList();
-for (const [network, prefix] of [
+const LOOPBACK_V4: readonly Range[] = [['127.0.0.0', 8]];
+const PRIVATE_V4: readonly Range[] = [
   ['10.0.0.0', 8],
   ['172.16.0.0', 12],
   ['192.168.0.0', 16],
   ['100.64.0.0', 10],
   ['198.18.0.0', 15],
-] as const) {
-  privateNetworks.addSubnet(network, prefix, 'ipv4');
-}
-privateNetworks.addSubnet('fc00::', 7, 'ipv6');
-
-// Never a webhook destination whatever the policy: link-local (cloud metadata lives at
-// 169.254.169.254), unspecified, multicast, broadcast and reserved ranges.
-const alwaysBlocked = new BlockList();
-for (const [network, prefix] of [
+];
+// Link-local (cloud metadata lives at 169.254.169.254), "this network", IETF protocol
+// assignments, multicast, reserved and broadcast.
+const RESERVED_V4: readonly Range[] = [
   ['0.0.0.0', 8],
   ['169.254.0.0', 16],
   ['192.0.0.0', 24],
   ['224.0.0.0', 4],
   ['240.0.0.0', 4],
-] as const) {
+];
+
+// A BlockList IPv4 rule also matches the IPv4-mapped IPv6 form of its addresses in every
+// spelling (::ffff:127.0.0.1, ::ffff:7f00:1, 0:0:0:0:0:ffff:7f00:1): Node compares them as the
+// same address, as the socket layer does, so a mapped address gets the policy of its IPv4.
+const loopback = new BlockList();
+for (const [network, prefix] of LOOPBACK_V4) {
+  loopback.addSubnet(network, prefix, 'ipv4');
+}
+loopback.addAddress('::1', 'ipv6');
+
+const privateNetworks = new BlockList();
+for (const [network, prefix] of PRIVATE_V4) {
+  privateNetworks.addSubnet(network, prefix, 'ipv4');
+}
+privateNetworks.addSubnet('fc00::', 7, 'ipv6');
+
+// Never a webhook destination whatever the policy.
+const alwaysBlocked = new BlockList();
+for (const [network, prefix] of RESERVED_V4) {
   alwaysBlocked.addSubnet(network, prefix, 'ipv4');
 }
-alwaysBlocked.addSubnet('fe80::', 10, 'ipv6');
-alwaysBlocked.addSubnet('ff00::', 8, 'ipv6');
+for (const [network, prefix] of [
+  ['fe80::', 10], // link-local
+  ['fec0::', 10], // site-local (deprecated, RFC 3879)
+  ['ff00::', 8], // multicast
+  ['100::', 64], // discard-only (RFC 6666)
+  ['2001:db8::', 32], // documentation
+] as const) {
+  alwaysBlocked.addSubnet(network, prefix, 'ipv6');
+}
 alwaysBlocked.addAddress('::', 'ipv6');
+// NAT64 with the well-known prefix (RFC 6052) reaches the IPv4 address in its last 32 bits, which
+// must be global: 64:ff9b::a.b.c.d of a loopback, private or reserved address is refused.
+for (const [network, prefix] of [...LOOPBACK_V4, ...PRIVATE_V4, ...RESERVED_V4]) {
+  alwaysBlocked.addSubnet(`64:ff9b::${network}`, 96 + prefix, 'ipv6');
+}
+
+// IPv6 forms that carry an IPv4 address (or a tunnel) the guard cannot vouch for: refused
+// whatever the address inside. ::1 lies in ::/96 and is checked as loopback first.
+const embeddingIpv4 = new BlockList();
+for (const [network, prefix] of [
+  ['::', 96], // IPv4-compatible ::a.b.c.d (deprecated, RFC 4291)
+  ['::ffff:0:0:0', 96], // IPv4-translated (SIIT, RFC 2765)
+  ['64:ff9b:1::', 48], // local-use NAT64 (RFC 8215): translates to private networks
+  ['2002::', 16], // 6to4 (deprecated, RFC 7526)
+  ['2001::', 32], // Teredo
+] as const) {
+  embeddingIpv4.addSubnet(network, prefix, 'ipv6');
+}
 
 /** The reason an address may not receive webhooks, or undefined when it may. */
 export function blockedReason(address: string, policy: DestinationPolicy): string | undefined {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  const ip = mapped ?? address;
-  const family = isIP(ip) === 6 ? 'ipv6' : 'ipv4';
-  if (alwaysBlocked.check(ip, family)) {
+  const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+  if (alwaysBlocked.check(address, family)) {
     return `${address} is a link-local, reserved or multicast address`;
   }
-  if (!policy.allowLoopback && loopback.check(ip, family)) {
-    return `${address} is a loopback address`;
+  if (loopback.check(address, family)) {
+    return policy.allowLoopback ? undefined : `${address} is a loopback address`;
   }
-  if (!policy.allowPrivate && privateNetworks.check(ip, family)) {
+  if (family === 'ipv6' && embeddingIpv4.check(address, family)) {
+    return `${address} is an IPv6 address that embeds IPv4 (compatible, translated, 6to4, Teredo or local NAT64)`;
+  }
+  if (!policy.allowPrivate && privateNetworks.check(address, family)) {
     return `${address} is a private network address`;
+  }
+  return undefined;
+}
+
+// Names that are loopback or metadata by definition (RFC 6761, common /etc/hosts entries), refused
+// from their spelling, before any DNS: the sandbox does not resolve names when a URL is set.
+const LOOPBACK_NAMES =
+  /^(localhost|localhost\.localdomain|ip6-localhost|ip6-loopback)$|\.localhost$/;
+const METADATA_NAMES = /^(metadata|metadata\.google\.internal|instance-data(\.ec2\.internal)?)$/;
+
+function obviousHostReason(host: string, policy: DestinationPolicy): string | undefined {
+  const name = host.toLowerCase().replace(/\.$/, '');
+  if (METADATA_NAMES.test(name)) {
+    return `${host} is a cloud metadata service`;
+  }
+  if (LOOPBACK_NAMES.test(name) && !policy.allowLoopback) {
+    return `${host} is a loopback name`;
   }
   return undefined;
 }
@@ -94,19 +155,21 @@ export function checkUrlForm(raw: string, policy: DestinationPolicy): URL {
     throw new BlockedDestinationError('the URL must not carry credentials');
   }
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host) !== 0) {
-    const reason = blockedReason(host, policy);
-    if (reason !== undefined) {
-      throw new BlockedDestinationError(reason);
-    }
+  const reason = isIP(host) !== 0 ? blockedReason(host, policy) : obviousHostReason(host, policy);
+  if (reason !== undefined) {
+    throw new BlockedDestinationError(reason);
   }
   return url;
 }
 
-/** Resolves a hostname and refuses it when any of its addresses is blocked. */
+/**
+ * Resolves a hostname when a URL is set and refuses it when any of its addresses is blocked.
+ * Skipped when the policy says not to resolve on write (sandbox): the connection-time guard
+ * (guardedLookup) still refuses a blocked address at every delivery.
+ */
 export async function resolveAndCheck(url: URL, policy: DestinationPolicy): Promise<void> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host) !== 0) {
+  if (isIP(host) !== 0 || policy.resolveOnWrite === false) {
     return;
   }
   const addresses = await new Promise<LookupAddress[]>((resolve, reject) => {

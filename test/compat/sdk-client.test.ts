@@ -153,7 +153,7 @@ describe('@specialman/safehaven SDK against OpenIBS', () => {
       suffix: 'Wallet 12345',
       metadata,
     });
-    assert.equal(result.statusCode, 201);
+    assert.equal(result.statusCode, 200);
     assert.equal(typeof result.message, 'string');
     savings = result.data as WireAccount;
     assert.match(savings._id, /^[0-9a-f]{24}$/);

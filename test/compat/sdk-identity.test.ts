@@ -28,7 +28,9 @@ interface WireVerification {
   debitAccountNumber: string;
   fee: number;
   vat: number;
-  status: 'Pending' | 'Verified' | 'Failed';
+  /** SUCCESS on an initiation; the verification's state on validation. */
+  status: 'SUCCESS' | 'Pending' | 'Verified' | 'Failed';
+  verificationStatus?: 'Pending' | 'Verified' | 'Failed';
   isVerified: boolean;
   otpSentTo: string | null;
   otpExpiresAt: string | null;
@@ -135,7 +137,8 @@ describe('@specialman/safehaven SDK identity checks and sub-accounts against Ope
     assert.equal(bvnCheck.client, client.ibsClientId);
     assert.equal(bvnCheck.type, 'BVN');
     assert.equal(bvnCheck.number, '*******5671');
-    assert.equal(bvnCheck.status, 'Pending');
+    assert.equal(bvnCheck.status, 'SUCCESS');
+    assert.equal(bvnCheck.verificationStatus, 'Pending');
     assert.equal(bvnCheck.isVerified, false);
     assert.equal(bvnCheck.data, null, 'no identity data before the OTP');
     assert.equal(bvnCheck.otpSentTo, BVN_PHONE_MASKED);
@@ -264,7 +267,7 @@ describe('@specialman/safehaven SDK identity checks and sub-accounts against Ope
       metadata: { test: true },
     };
     const result = await accounts.createSubAccount(subBody);
-    assert.equal(result.statusCode, 201);
+    assert.equal(result.statusCode, 200);
     assert.equal(result.message, 'Sub account created successfully.');
     sub = result.data as WireAccount;
     // What the SDK's callers read: data._id, data.accountNumber, data.accountName.
@@ -307,7 +310,7 @@ describe('@specialman/safehaven SDK identity checks and sub-accounts against Ope
 
   test('Account.createSubAccount with the same externalReference and body replays; another body is 409', async () => {
     const replay = await accounts.createSubAccount(subBody);
-    assert.equal(replay.statusCode, 201);
+    assert.equal(replay.statusCode, 200);
     assert.equal((replay.data as WireAccount)._id, sub._id);
     assert.equal((replay.data as WireAccount).accountNumber, sub.accountNumber);
     await assert.rejects(
@@ -419,7 +422,8 @@ describe('@specialman/safehaven SDK identity checks and sub-accounts against Ope
     const nin = started.data as WireVerification;
     assert.equal(nin.type, 'NIN');
     assert.equal(nin.number, '*******8901');
-    assert.equal(nin.status, 'Pending');
+    assert.equal(nin.status, 'SUCCESS');
+    assert.equal(nin.verificationStatus, 'Pending');
     // ₦50 and 7.5 % VAT.
     assert.equal(nin.fee, 50);
     assert.equal(nin.vat, 3.75);
@@ -439,7 +443,7 @@ describe('@specialman/safehaven SDK identity checks and sub-accounts against Ope
       sdkError(400, 'Invalid OTP.'),
     );
     const result = await accounts.createSubAccount({ ...body, otp: OTP });
-    assert.equal(result.statusCode, 201);
+    assert.equal(result.statusCode, 200);
     const opened = result.data as WireAccount;
     assert.match(opened._id, OBJECT_ID);
     assert.notEqual(opened._id, sub._id);
@@ -467,7 +471,8 @@ describe('@specialman/safehaven SDK identity checks and sub-accounts against Ope
     assert.match(cac._id, OBJECT_ID);
     assert.equal(cac.type, 'CAC');
     assert.equal(cac.number, '*****4567');
-    assert.equal(cac.status, 'Verified');
+    assert.equal(cac.status, 'SUCCESS');
+    assert.equal(cac.verificationStatus, 'Verified');
     assert.equal(cac.isVerified, true);
     assert.equal(cac.otpSentTo, null);
     assert.equal(cac.otpExpiresAt, null);

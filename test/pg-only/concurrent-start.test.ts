@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { migrate } from '../../src/db/migrate.ts';
 import { runAdminStatement, withDatabase } from '../../src/db/pg-admin.ts';
 import { createPgDb } from '../../src/db/pg-db.ts';
-import { createClient, issueTokens } from '../factories.ts';
+import { createClient, issueTokens, signAssertion } from '../factories.ts';
 import { buildTestApp, type TestApp } from '../harness.ts';
 import { TEST_DATABASE_URL } from '../test-db.ts';
 
@@ -42,12 +42,22 @@ describe('refresh token races (PostgreSQL)', () => {
   it('lets exactly one of 20 parallel uses of a refresh token win', async () => {
     const client = await createClient(testApp.app);
     const tokens = await issueTokens(testApp, client);
+    // A refresh authenticates the client too (RFC 6749 section 6).
+    const clientAuthentication = {
+      client_id: client.oauthClientId,
+      client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+      client_assertion: await signAssertion(client, { now: testApp.clock.now() }),
+    };
     const responses = await Promise.all(
       Array.from({ length: 20 }, () =>
         testApp.app.inject({
           method: 'POST',
           url: '/oauth2/token',
-          payload: { grant_type: 'refresh_token', refresh_token: tokens.refresh_token },
+          payload: {
+            grant_type: 'refresh_token',
+            refresh_token: tokens.refresh_token,
+            ...clientAuthentication,
+          },
         }),
       ),
     );

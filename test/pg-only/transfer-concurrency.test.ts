@@ -35,7 +35,7 @@ describe('transfers under concurrency (PostgreSQL)', () => {
       headers,
       payload: {},
     });
-    assert.equal(response.statusCode, 201, response.body);
+    assert.equal(response.statusCode, 200, response.body);
     const account = response.json().data as { _id: string; accountNumber: string };
     if (nairaBalance > 0) {
       await sandboxCredit(testApp.app, account.accountNumber, nairaBalance);

@@ -81,9 +81,38 @@ describe('POST /oauth2/token', () => {
     it('reuses one hand-signed assertion until it expires, as the published docs allow', async () => {
       const assertion = await signAssertion(client, {
         now: testApp.clock.now(),
-        lifetimeSeconds: 86400,
+        lifetimeSeconds: 3600,
       });
       assert.equal((await exchange(credentials(assertion))).statusCode, 201);
+      testApp.clock.advanceSeconds(1800);
+      assert.equal((await exchange(credentials(assertion))).statusCode, 201);
+    });
+
+    it('accepts a lifetime of exactly ASSERTION_MAX_LIFETIME_SECONDS (1 hour by default)', async () => {
+      assert.equal(testApp.config.assertionMaxLifetimeSeconds, 3600);
+      const assertion = await signAssertion(client, {
+        now: testApp.clock.now(),
+        lifetimeSeconds: 3600,
+      });
+      assert.equal((await exchange(credentials(assertion))).statusCode, 201);
+    });
+
+    it('accepts an iat a little ahead of the server clock (30 s tolerance)', async () => {
+      const assertion = await signAssertion(client, {
+        now: new Date(testApp.clock.now().getTime() + 30_000),
+      });
+      const response = await exchange(credentials(assertion));
+      assert.equal(response.statusCode, 201, response.body);
+    });
+
+    it('accepts an assertion without iat living up to the maximum from now', async () => {
+      const now = Math.floor(testApp.clock.now().getTime() / 1000);
+      const assertion = await new SignJWT({})
+        .setProtectedHeader({ alg: 'RS256' })
+        .setSubject(client.oauthClientId)
+        .setAudience(TEST_BASE_URL)
+        .setExpirationTime(now + 3600)
+        .sign(client.privateKey);
       assert.equal((await exchange(credentials(assertion))).statusCode, 201);
     });
 
@@ -195,6 +224,45 @@ describe('POST /oauth2/token', () => {
       await expectOAuthError(credentials(assertion, 'f'.repeat(32)), 401, 'invalid_client');
     });
 
+    it('refuses a lifetime above ASSERTION_MAX_LIFETIME_SECONDS (exp - iat)', async () => {
+      for (const lifetimeSeconds of [3601, 86400]) {
+        const assertion = await signAssertion(client, {
+          now: testApp.clock.now(),
+          lifetimeSeconds,
+        });
+        const body = await expectOAuthError(credentials(assertion), 401, 'invalid_client');
+        assert.match(String(body.message), /at most 3600 seconds/);
+      }
+    });
+
+    it('refuses a long lifetime even when iat is backdated, since exp - iat is what counts', async () => {
+      const assertion = await signAssertion(client, {
+        now: new Date(testApp.clock.now().getTime() - 86_000_000),
+        lifetimeSeconds: 86_400 + 86_000,
+      });
+      await expectOAuthError(credentials(assertion), 401, 'invalid_client');
+    });
+
+    it('refuses an assertion without iat whose exp is more than the maximum away', async () => {
+      const now = Math.floor(testApp.clock.now().getTime() / 1000);
+      const assertion = await new SignJWT({})
+        .setProtectedHeader({ alg: 'RS256' })
+        .setSubject(client.oauthClientId)
+        .setAudience(TEST_BASE_URL)
+        .setExpirationTime(now + 7200)
+        .sign(client.privateKey);
+      const body = await expectOAuthError(credentials(assertion), 401, 'invalid_client');
+      assert.match(String(body.message), /at most 3600 seconds/);
+    });
+
+    it('refuses an iat in the future beyond the 30 s tolerance', async () => {
+      const assertion = await signAssertion(client, {
+        now: new Date(testApp.clock.now().getTime() + 120_000),
+      });
+      const body = await expectOAuthError(credentials(assertion), 401, 'invalid_client');
+      assert.match(String(body.message), /future \(iat\)/);
+    });
+
     it('refuses garbage in place of a JWT', async () => {
       await expectOAuthError(
         { grant_type: 'client_credentials', client_assertion: 'not.a.jwt' },
@@ -232,10 +300,13 @@ describe('POST /oauth2/token', () => {
   });
 
   describe('refresh_token grant: rotation and reuse detection', () => {
-    const refresh = (refreshToken: string) =>
+    /** A refresh as RFC 6749 §6 wants it from a confidential client: authenticated. */
+    const refresh = async (refreshToken: string, as: TestClient = client) =>
       exchange({
         grant_type: 'refresh_token',
-        client_id: client.oauthClientId,
+        client_id: as.oauthClientId,
+        client_assertion_type: ASSERTION_TYPE,
+        client_assertion: await signAssertion(as, { now: testApp.clock.now() }),
         refresh_token: refreshToken,
       });
 
@@ -253,12 +324,11 @@ describe('POST /oauth2/token', () => {
       assert.equal(accounts.statusCode, 200);
     });
 
-    it('accepts the client assertion alongside the refresh token, as the docs send it', async () => {
+    it('takes the client id from the assertion when the body omits it', async () => {
       const first = await issueTokens(testApp, client);
-      const assertion = await signAssertion(client, { now: testApp.clock.now() });
       const response = await exchange({
-        ...credentials(assertion),
         grant_type: 'refresh_token',
+        client_assertion: await signAssertion(client, { now: testApp.clock.now() }),
         refresh_token: first.refresh_token,
       });
       assert.equal(response.statusCode, 201, response.body);
@@ -267,50 +337,169 @@ describe('POST /oauth2/token', () => {
     it('refuses a reused refresh token and revokes its whole family', async () => {
       const first = await issueTokens(testApp, client);
       const second = (await refresh(first.refresh_token)).json();
-      await expectOAuthError(
-        { grant_type: 'refresh_token', refresh_token: first.refresh_token },
-        400,
-        'invalid_grant',
-      );
+      const reused = await refresh(first.refresh_token);
+      assert.equal(reused.statusCode, 400);
+      assert.equal(reused.json().error, 'invalid_grant');
       // The legitimate successor dies with the family: the thief and the client both start over.
-      await expectOAuthError(
-        { grant_type: 'refresh_token', refresh_token: second.refresh_token },
-        400,
-        'invalid_grant',
-      );
+      const successor = await refresh(second.refresh_token);
+      assert.equal(successor.statusCode, 400);
+      assert.equal(successor.json().error, 'invalid_grant');
     });
 
     it('refuses an unknown refresh token', async () => {
-      await expectOAuthError(
-        { grant_type: 'refresh_token', refresh_token: 'nonsense' },
-        400,
-        'invalid_grant',
-      );
+      const response = await refresh('nonsense');
+      assert.equal(response.statusCode, 400);
+      assert.equal(response.json().error, 'invalid_grant');
     });
 
     it('refuses an expired refresh token', async () => {
       const tokens = await issueTokens(testApp, client);
       testApp.clock.advanceSeconds(testApp.config.refreshTokenTtlSeconds + 1);
-      await expectOAuthError(
-        { grant_type: 'refresh_token', refresh_token: tokens.refresh_token },
-        400,
-        'invalid_grant',
-      );
+      const response = await refresh(tokens.refresh_token);
+      assert.equal(response.statusCode, 400);
+      assert.equal(response.json().error, 'invalid_grant');
     });
 
     it("refuses another client's refresh token without burning it for its owner", async () => {
       const other = await createClient(testApp.app, 'Thief Ltd');
       const tokens = await issueTokens(testApp, client);
+      const stolen = await refresh(tokens.refresh_token, other);
+      assert.equal(stolen.statusCode, 400, stolen.body);
+      assert.equal(stolen.json().error, 'invalid_grant');
+      assert.equal((await refresh(tokens.refresh_token)).statusCode, 201);
+    });
+  });
+
+  describe('refresh_token grant: 401 invalid_client, the client must authenticate', () => {
+    it('refuses a refresh token alone, and the token still works for its owner', async () => {
+      const tokens = await issueTokens(testApp, client);
+      const body = await expectOAuthError(
+        { grant_type: 'refresh_token', refresh_token: tokens.refresh_token },
+        401,
+        'invalid_client',
+      );
+      assert.match(String(body.message), /client_assertion/);
       await expectOAuthError(
         {
           grant_type: 'refresh_token',
-          client_id: other.oauthClientId,
+          client_id: client.oauthClientId,
+          refresh_token: tokens.refresh_token,
+        },
+        401,
+        'invalid_client',
+      );
+      const response = await exchange({
+        ...credentials(await signAssertion(client, { now: testApp.clock.now() })),
+        grant_type: 'refresh_token',
+        refresh_token: tokens.refresh_token,
+      });
+      assert.equal(response.statusCode, 201, response.body);
+    });
+
+    it('does not revoke the family when a used token comes without client authentication', async () => {
+      const first = await issueTokens(testApp, client);
+      const assertion = await signAssertion(client, { now: testApp.clock.now() });
+      const asClient = (refreshToken: string) =>
+        exchange({
+          ...credentials(assertion),
+          grant_type: 'refresh_token',
+          refresh_token: refreshToken,
+        });
+      const second = (await asClient(first.refresh_token)).json();
+      await expectOAuthError(
+        { grant_type: 'refresh_token', refresh_token: first.refresh_token },
+        401,
+        'invalid_client',
+      );
+      assert.equal((await asClient(second.refresh_token)).statusCode, 201);
+    });
+
+    it('refuses an assertion signed by another key, without burning the token', async () => {
+      const tokens = await issueTokens(testApp, client);
+      const forged = await signAssertion(
+        { oauthClientId: client.oauthClientId, privateKey: rsaKeyPair(1).privateKey },
+        { now: testApp.clock.now() },
+      );
+      const body = await expectOAuthError(
+        {
+          ...credentials(forged),
+          grant_type: 'refresh_token',
+          refresh_token: tokens.refresh_token,
+        },
+        401,
+        'invalid_client',
+      );
+      assert.match(String(body.message), /signature/);
+      const response = await exchange({
+        ...credentials(await signAssertion(client, { now: testApp.clock.now() })),
+        grant_type: 'refresh_token',
+        refresh_token: tokens.refresh_token,
+      });
+      assert.equal(response.statusCode, 201, response.body);
+    });
+
+    it('refuses a client_id that is not the assertion subject', async () => {
+      const other = await createClient(testApp.app, 'Mismatch Ltd');
+      const tokens = await issueTokens(testApp, client);
+      await expectOAuthError(
+        {
+          ...credentials(
+            await signAssertion(client, { now: testApp.clock.now() }),
+            other.oauthClientId,
+          ),
+          grant_type: 'refresh_token',
+          refresh_token: tokens.refresh_token,
+        },
+        401,
+        'invalid_client',
+      );
+    });
+
+    it('refuses a wrong client_assertion_type with invalid_request', async () => {
+      const tokens = await issueTokens(testApp, client);
+      await expectOAuthError(
+        {
+          ...credentials(await signAssertion(client, { now: testApp.clock.now() })),
+          client_assertion_type: 'urn:other',
+          grant_type: 'refresh_token',
           refresh_token: tokens.refresh_token,
         },
         400,
-        'invalid_grant',
+        'invalid_request',
       );
-      assert.equal((await refresh(tokens.refresh_token)).statusCode, 201);
     });
+  });
+});
+
+describe('POST /oauth2/token with ASSERTION_MAX_LIFETIME_SECONDS=86400', () => {
+  let testApp: TestApp;
+  let client: TestClient;
+
+  before(async () => {
+    testApp = await buildTestApp({ ASSERTION_MAX_LIFETIME_SECONDS: '86400' });
+    client = await createClient(testApp.app);
+  });
+  after(() => testApp.close());
+
+  it('accepts a day-long hand-signed assertion, and refuses a longer one', async () => {
+    for (const [lifetimeSeconds, status] of [
+      [86400, 201],
+      [86401, 401],
+    ] as const) {
+      const response = await testApp.app.inject({
+        method: 'POST',
+        url: '/oauth2/token',
+        payload: {
+          grant_type: 'client_credentials',
+          client_id: client.oauthClientId,
+          client_assertion_type: ASSERTION_TYPE,
+          client_assertion: await signAssertion(client, {
+            now: testApp.clock.now(),
+            lifetimeSeconds,
+          }),
+        },
+      });
+      assert.equal(response.statusCode, status, response.body);
+    }
   });
 });

@@ -1,12 +1,14 @@
 import { Type } from 'typebox';
-import { DateQuery, paginationQuery } from '../../http/common-schemas.ts';
+import { DateQuery, MetadataSchema, paginationQuery } from '../../http/common-schemas.ts';
 
-export const NotificationSettingsSchema = Type.Object({
+const notificationSettingFields = {
   smsNotification: Type.Boolean(),
   emailNotification: Type.Boolean(),
   smsMonthlyStatement: Type.Boolean(),
   emailMonthlyStatement: Type.Boolean(),
-});
+};
+
+export const NotificationSettingsSchema = Type.Object(notificationSettingFields);
 
 export const AccountSchema = Type.Object({
   _id: Type.String({ examples: ['6745a1f2c3d4e5f6a7b8c9d0'] }),
@@ -50,11 +52,7 @@ export const CreateAccountBody = Type.Object({
   suffix: Type.Optional(
     Type.String({ maxLength: 40, description: 'Appended to the client name: "NAME / suffix".' }),
   ),
-  metadata: Type.Optional(
-    Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.String({ maxLength: 8192 })], {
-      description: 'Free key-value pairs; a JSON-encoded object string is accepted too.',
-    }),
-  ),
+  metadata: Type.Optional(MetadataSchema),
 });
 
 export const ListAccountsQuery = Type.Object({
@@ -66,7 +64,10 @@ export const ListAccountsQuery = Type.Object({
 });
 
 export const UpdateAccountBody = Type.Object({
-  notificationSettings: Type.Partial(NotificationSettingsSchema),
+  // Partial settings; unknown ones are dropped (removeAdditional), never stored.
+  notificationSettings: Type.Optional(
+    Type.Partial(NotificationSettingsSchema, { additionalProperties: false }),
+  ),
 });
 
 export const StatementQuery = Type.Object({

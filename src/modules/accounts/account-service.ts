@@ -73,7 +73,7 @@ export function createAccountService(deps: AccountServiceDeps) {
 
   async function createAccount(
     principal: Principal,
-    body: { accountType?: string; suffix?: string; metadata?: unknown },
+    body: { accountType?: string; suffix?: string; metadata?: Record<string, unknown> },
   ): Promise<Account> {
     const metadata = parseMetadata(body.metadata);
     const accountId = await deps.db.transaction(async (tx) => {
@@ -173,27 +173,15 @@ async function findClientName(tx: Queryable, clientId: string): Promise<string> 
   return client.name.toUpperCase();
 }
 
-/** Metadata is an object; the PHP SDK sends it JSON-encoded, so a JSON object string is read too. */
-export function parseMetadata(value: unknown): Record<string, unknown> {
-  if (value === undefined || value === null || value === '') {
+/** Metadata is an object (client-input.ts already decoded a JSON-encoded one) of limited size. */
+export function parseMetadata(value: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (value === undefined) {
     return {};
   }
-  const parsed = typeof value === 'string' ? safeJsonParse(value) : value;
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw metadataError('metadata must be an object');
-  }
-  if (Buffer.byteLength(JSON.stringify(parsed)) > METADATA_BYTES_MAX) {
+  if (Buffer.byteLength(JSON.stringify(value)) > METADATA_BYTES_MAX) {
     throw metadataError(`metadata must be at most ${METADATA_BYTES_MAX} bytes`);
   }
-  return parsed as Record<string, unknown>;
-}
-
-function safeJsonParse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+  return value;
 }
 
 function metadataError(message: string): AppError {

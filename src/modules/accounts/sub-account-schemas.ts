@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { MetadataSchema } from '../../http/common-schemas.ts';
 
 const SUB_ACCOUNT_IDENTITY_TYPES = ['BVN', 'NIN', 'vNIN', 'BVNUSSD', 'vID', 'CAC'] as const;
 
@@ -15,13 +16,12 @@ const AutoSweepDetails = Type.Object(
       Type.Number({ minimum: 0.01, description: 'Smallest sweep worth making (default 1)' }),
     ),
   },
-  { description: 'After every credit, what is above retainAmount moves to the destination.' },
+  {
+    description: 'After every credit, what is above retainAmount moves to the destination.',
+    // Unknown keys are dropped (removeAdditional), never stored.
+    additionalProperties: false,
+  },
 );
-
-const Metadata = Type.Union([
-  Type.Record(Type.String(), Type.Unknown()),
-  Type.String({ maxLength: 8192 }),
-]);
 
 const contactFields = {
   phoneNumber: Type.String({ pattern: '^\\+?[0-9]{10,15}$', description: 'With country code' }),
@@ -35,7 +35,7 @@ export const CreateSubAccountBody = Type.Object({
   identityNumber: Type.Optional(Type.String({ maxLength: 32 })),
   identityId: Type.Optional(Type.String({ maxLength: 64 })),
   otp: Type.Optional(Type.String({ pattern: '^[0-9]{4,8}$' })),
-  metadata: Type.Optional(Metadata),
+  metadata: Type.Optional(MetadataSchema),
   autoSweep: Type.Optional(Type.Boolean()),
   autoSweepDetails: Type.Optional(AutoSweepDetails),
   callbackUrl: Type.Optional(Type.String({ maxLength: 2048 })),
@@ -61,7 +61,7 @@ export const UpdateSubAccountBody = Type.Object({
   identityNumber: Type.Optional(Type.String({ maxLength: 32 })),
   identityId: Type.Optional(Type.String({ maxLength: 64 })),
   otp: Type.Optional(Type.String({ maxLength: 8 })),
-  metadata: Type.Optional(Metadata),
+  metadata: Type.Optional(MetadataSchema),
   autoSweep: Type.Optional(Type.Boolean()),
   autoSweepDetails: Type.Optional(AutoSweepDetails),
   callbackUrl: Type.Optional(Type.Union([Type.String({ maxLength: 2048 }), Type.Null()])),

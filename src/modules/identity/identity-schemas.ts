@@ -24,6 +24,10 @@ export const ValidateVerificationBody = Type.Object({
   otp: Type.String({ pattern: '^[0-9]{4,8}$' }),
 });
 
+export const SendOtpBody = Type.Object({
+  number: Type.Union([Type.String({ minLength: 1, maxLength: 32 }), Type.Integer({ minimum: 0 })]),
+});
+
 /** The verification as the API shows it; `data` holds the verified identity once it is verified. */
 export const VerificationSchema = Type.Object({
   _id: Type.String(),
@@ -42,4 +46,11 @@ export const VerificationSchema = Type.Object({
   createdAt: Type.String(),
   updatedAt: Type.String(),
   verifiedAt: Type.Union([Type.String(), Type.Null()]),
+});
+
+/** An initiation's answer: `status` SUCCESS, the verification's state in `verificationStatus`. */
+export const InitiationSchema = Type.Object({
+  ...Type.Omit(VerificationSchema, ['status']).properties,
+  status: Type.Literal('SUCCESS'),
+  verificationStatus: Type.Enum(['Pending', 'Verified', 'Failed']),
 });

@@ -21,8 +21,10 @@ import { otpDigest, otpMatches } from './otp.ts';
 import { needsOtp, type Verification } from './verification.ts';
 import {
   findClientVerification,
+  findPendingVerificationByNumber,
   insertVerification,
   recordOtpAttempt,
+  replaceOtp,
 } from './verification-repository.ts';
 
 export interface IdentityServiceDeps {
@@ -155,6 +157,35 @@ export function createIdentityService(deps: IdentityServiceDeps) {
     return result.verification;
   }
 
+  /**
+   * The legacy `POST /identity/send-otp`: a fresh OTP for the caller's newest verification of
+   * this number still waiting for one, with a new expiry. Nothing is charged again and the wrong
+   * attempts already made still count.
+   */
+  async function resendOtp(principal: Principal, number: string): Promise<Verification> {
+    const pending = await findPendingVerificationByNumber(deps.db, principal.clientId, number);
+    if (pending === undefined) {
+      throw recordNotFound();
+    }
+    const now = deps.clock.now();
+    const challenge = await sendOtp(pending.id, pending.record, now);
+    const replaced = await replaceOtp(deps.db, {
+      id: pending.id,
+      digest: challenge.digest,
+      expiresAt: challenge.expiresAt,
+      at: now,
+    });
+    if (!replaced) {
+      throw recordNotFound();
+    }
+    return {
+      ...pending,
+      otpDigest: challenge.digest,
+      otpExpiresAt: challenge.expiresAt,
+      updatedAt: now,
+    };
+  }
+
   function refusalBeforeOtp(
     verification: Verification,
     request: ValidateRequest,
@@ -221,6 +252,7 @@ export function createIdentityService(deps: IdentityServiceDeps) {
   return {
     initiate,
     validate,
+    resendOtp,
     /** The caller's verification, for checks that build on it (sub-accounts). */
     find: (clientId: string, verificationId: string) =>
       isObjectId(verificationId)

@@ -32,6 +32,20 @@ export function verificationView(verification: Verification) {
   };
 }
 
+/**
+ * The answer to an initiation (and to a resent OTP): `status` is `SUCCESS` once the bureau found
+ * the identity and any OTP went out, as integrations of the published API require;
+ * `verificationStatus` is the verification's own state (Pending until the OTP is validated,
+ * Verified for checks that need none). docs/api.md, "Identity".
+ */
+export function initiationView(verification: Verification) {
+  return {
+    ...verificationView(verification),
+    status: 'SUCCESS' as const,
+    verificationStatus: verification.status,
+  };
+}
+
 /** What a client needs to open an account and know its customer: not the full phone number. */
 function recordView(record: IdentityRecord): Record<string, unknown> {
   switch (record.kind) {

@@ -75,6 +75,39 @@ export async function findClientVerification(
   return rows[0] === undefined ? undefined : toVerification(rows[0]);
 }
 
+/** The client's newest verification of this number still waiting for its OTP. */
+export async function findPendingVerificationByNumber(
+  db: Queryable,
+  clientId: string,
+  number: string,
+): Promise<Verification | undefined> {
+  const rows = await db.query<VerificationRow>(
+    `${SELECT_VERIFICATION}
+      WHERE v.client_id = $1 AND v.number = $2 AND v.status = 'Pending'
+      ORDER BY v.created_at DESC, v.id DESC LIMIT 1`,
+    [clientId, number],
+  );
+  return rows[0] === undefined ? undefined : toVerification(rows[0]);
+}
+
+/**
+ * A new OTP for a verification still Pending. The attempt count stays: sending again never buys
+ * more guesses. False when the verification left Pending meanwhile.
+ */
+export async function replaceOtp(
+  db: Queryable,
+  update: { id: string; digest: string; expiresAt: Date; at: Date },
+): Promise<boolean> {
+  const rows = await db.query(
+    `UPDATE identity_verifications
+        SET otp_digest = $2, otp_expires_at = $3, updated_at = $4
+      WHERE id = $1 AND status = 'Pending'
+      RETURNING id`,
+    [update.id, update.digest, update.expiresAt, update.at],
+  );
+  return rows.length === 1;
+}
+
 /** Records one OTP attempt: how many there have been, and the status it leaves. */
 export async function recordOtpAttempt(
   db: Queryable,

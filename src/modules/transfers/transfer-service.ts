@@ -149,11 +149,14 @@ export function createTransferService(deps: TransferServiceDeps) {
 
 export type TransferService = ReturnType<typeof createTransferService>;
 
-/** What makes two transfer requests "the same request" for replays. */
+/**
+ * What makes two transfer requests "the same request" for replays: the money movement itself.
+ * Not the name-enquiry reference: clients run a fresh enquiry before every attempt, so a retry
+ * carries a new one and must still replay the original transfer.
+ */
 function fingerprint(body: TransferRequest): string {
   return sha256Hex(
     JSON.stringify([
-      body.nameEnquiryReference,
       body.debitAccountNumber,
       body.beneficiaryBankCode,
       body.beneficiaryAccountNumber,

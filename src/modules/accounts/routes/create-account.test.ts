@@ -13,16 +13,16 @@ describe('POST /accounts', () => {
       payload: payload as Record<string, unknown>,
     });
 
-  describe('201: opens an account under your own profile', () => {
+  describe('200 (statusCode 200, as the published API): opens an account under your own profile', () => {
     it('creates a zero-balance account with a valid NUBAN, as the SDKs send it', async () => {
       const response = await create({
         accountType: 'Savings',
         suffix: 'Wallet 12345',
         metadata: { customerId: 42 },
       });
-      assert.equal(response.statusCode, 201, response.body);
+      assert.equal(response.statusCode, 200, response.body);
       const { data, statusCode } = response.json();
-      assert.equal(statusCode, 201);
+      assert.equal(statusCode, 200);
       assert.equal(data.accountName, 'ACME LTD / Wallet 12345');
       assert.equal(data.accountType, 'Savings');
       assert.equal(data.accountBalance, 0);
@@ -39,7 +39,7 @@ describe('POST /accounts', () => {
 
     it('accepts metadata JSON-encoded as a string (PHP SDK)', async () => {
       const response = await create({ metadata: '{"source":"php"}' });
-      assert.equal(response.statusCode, 201, response.body);
+      assert.equal(response.statusCode, 200, response.body);
       assert.deepEqual(response.json().data.metadata, { source: 'php' });
       assert.equal(response.json().data.accountType, 'Current');
     });
@@ -51,7 +51,7 @@ describe('POST /accounts', () => {
         status: 'Frozen',
         kycLevel: '3',
       });
-      assert.equal(response.statusCode, 201);
+      assert.equal(response.statusCode, 200);
       const { data } = response.json();
       assert.equal(data.accountBalance, 0);
       assert.equal(data.client, context().ibsClientId);

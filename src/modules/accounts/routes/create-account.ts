@@ -16,14 +16,12 @@ export const createAccountRoute: FastifyPluginAsyncTypebox<AccountRoutesOptions>
         tags: ['Accounts'],
         summary: 'Create an account under your own profile',
         body: CreateAccountBody,
-        response: { 201: envelopeSchema(AccountSchema), ...AUTHENTICATED_ERROR_RESPONSES },
+        response: { 200: envelopeSchema(AccountSchema), ...AUTHENTICATED_ERROR_RESPONSES },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const account = await accountService.createAccount(request.principal, request.body);
-      return reply
-        .status(201)
-        .send(ok('Account created successfully.', accountView(account, institutionCode), 201));
+      return ok('Account created successfully.', accountView(account, institutionCode));
     },
   );
 };

@@ -31,16 +31,12 @@ export const subAccountRoutes: FastifyPluginAsyncTypebox<SubAccountRoutesOptions
             'Individuals: identityId of a validated BVN/NIN/vNIN/BVNUSSD check (or pass otp to validate it now). ' +
             'Companies: identityType CAC, identityId of the CAC check, directorIdentityIds of validated directors.',
           body: CreateSubAccountBody,
-          response: { 201: envelopeSchema(AccountSchema), ...AUTHENTICATED_ERROR_RESPONSES },
+          response: { 200: envelopeSchema(AccountSchema), ...AUTHENTICATED_ERROR_RESPONSES },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const account = await subAccountService.create(request.principal, request.body);
-        return reply
-          .status(201)
-          .send(
-            ok('Sub account created successfully.', accountView(account, institutionCode), 201),
-          );
+        return ok('Sub account created successfully.', accountView(account, institutionCode));
       },
     );
   }

@@ -60,10 +60,14 @@ describe('PUT /accounts/:id', () => {
       assert.equal(response.statusCode, 400);
     });
 
-    it('refuses a body without notificationSettings', async () => {
+    it('an empty body changes nothing', async () => {
+      const before = await update(context().ownAccountId, { notificationSettings: {} });
       const response = await update(context().ownAccountId, {});
-      assert.equal(response.statusCode, 400);
-      assert.equal(response.json().details[0].field, 'notificationSettings');
+      assert.equal(response.statusCode, 200, response.body);
+      assert.deepEqual(
+        response.json().data.notificationSettings,
+        before.json().data.notificationSettings,
+      );
     });
   });
 

@@ -19,7 +19,8 @@ export const updateAccountRoute: FastifyPluginAsyncTypebox<AccountRoutesOptions>
       schema: {
         tags: ['Accounts'],
         summary: "Update an account's notification settings",
-        description: 'Only notificationSettings can change; any other body field is ignored.',
+        description:
+          'Only notificationSettings can change; any other body field is ignored, and an empty body (or `[]`) changes nothing.',
         params: IdParams,
         body: UpdateAccountBody,
         response: { 200: envelopeSchema(AccountSchema), ...AUTHENTICATED_ERROR_RESPONSES },
@@ -29,7 +30,7 @@ export const updateAccountRoute: FastifyPluginAsyncTypebox<AccountRoutesOptions>
       const account = await accountService.updateNotificationSettings(
         request.principal,
         request.params.id,
-        request.body.notificationSettings,
+        request.body.notificationSettings ?? {},
       );
       return ok('Account updated successfully.', accountView(account, institutionCode));
     },

@@ -69,7 +69,8 @@ describe('identity API', () => {
       assert.match(data._id, /^[0-9a-f]{24}$/);
       assert.equal(data.type, 'BVN');
       assert.equal(data.number, '*******5671');
-      assert.equal(data.status, 'Pending');
+      assert.equal(data.status, 'SUCCESS', 'the initiation reached the bureau and sent the OTP');
+      assert.equal(data.verificationStatus, 'Pending');
       assert.equal(data.isVerified, false);
       assert.equal(data.data, null, 'no identity data before the OTP');
       assert.match(data.otpSentTo, /^\+234\d{3}\*+\d{3}$/);
@@ -81,7 +82,8 @@ describe('identity API', () => {
 
     it('CAC and CREDITCHECK verify at once and show what the bureau returned', async () => {
       const cac = (await initiate({ type: 'CAC', number: 'RC1234567' })).json().data;
-      assert.equal(cac.status, 'Verified');
+      assert.equal(cac.status, 'SUCCESS');
+      assert.equal(cac.verificationStatus, 'Verified');
       assert.equal(typeof cac.data.companyName, 'string');
       assert.ok(cac.data.directors.length >= 1);
       assert.equal('bvn' in cac.data.directors[0], false, 'directors’ BVNs stay private');

@@ -3,38 +3,64 @@ import { AUTHENTICATED_ERROR_RESPONSES, envelopeSchema } from '../../../http/com
 import { ok } from '../../../http/envelope.ts';
 import {
   InitiateVerificationBody,
+  InitiationSchema,
+  SendOtpBody,
   ValidateVerificationBody,
   VerificationSchema,
 } from '../identity-schemas.ts';
 import type { IdentityService } from '../identity-service.ts';
-import { verificationView } from '../identity-view.ts';
+import { initiationView, verificationView } from '../identity-view.ts';
 
 export interface IdentityRoutesOptions {
   readonly identityService: IdentityService;
 }
 
-/** POST /identity/v2 and POST /identity/v2/validate (ibs-api-reference §4.7). */
+/** POST /identity/v2 and /identity/v2/validate (ibs-api-reference §4.7), and the legacy paths. */
 export const identityRoutes: FastifyPluginAsyncTypebox<IdentityRoutesOptions> = async (
   app,
   { identityService },
 ) => {
+  // `/identity` (with or without the trailing slash) is the legacy path integrations still call.
+  for (const url of ['/identity/v2', '/identity', '/identity/']) {
+    app.post(
+      url,
+      {
+        schema: {
+          tags: ['Identity'],
+          summary: 'Initiate an identity or credit check (charged to debitAccountNumber)',
+          ...(url === '/identity/v2' ? {} : { deprecated: true }),
+          body: InitiateVerificationBody,
+          response: { 200: envelopeSchema(InitiationSchema), ...AUTHENTICATED_ERROR_RESPONSES },
+        },
+      },
+      async (request) => {
+        const { number, async: _async, ...body } = request.body;
+        const verification = await identityService.initiate(request.principal, {
+          ...body,
+          number: String(number),
+        });
+        return ok('Verification initiated successfully.', initiationView(verification));
+      },
+    );
+  }
+
   app.post(
-    '/identity/v2',
+    '/identity/send-otp',
     {
       schema: {
         tags: ['Identity'],
-        summary: 'Initiate an identity or credit check (charged to debitAccountNumber)',
-        body: InitiateVerificationBody,
-        response: { 200: envelopeSchema(VerificationSchema), ...AUTHENTICATED_ERROR_RESPONSES },
+        summary: 'Legacy: send a new OTP for your pending verification of this number',
+        deprecated: true,
+        body: SendOtpBody,
+        response: { 200: envelopeSchema(InitiationSchema), ...AUTHENTICATED_ERROR_RESPONSES },
       },
     },
     async (request) => {
-      const { number, async: _async, ...body } = request.body;
-      const verification = await identityService.initiate(request.principal, {
-        ...body,
-        number: String(number),
-      });
-      return ok('Verification initiated successfully.', verificationView(verification));
+      const verification = await identityService.resendOtp(
+        request.principal,
+        String(request.body.number),
+      );
+      return ok('OTP sent successfully.', initiationView(verification));
     },
   );
 

@@ -5,9 +5,9 @@ import { parseAmount } from '../../../http/amount.ts';
 import {
   AUTHENTICATED_ERROR_RESPONSES,
   ErrorSchema,
-  envelopeSchema,
+  nibssEnvelopeSchema,
 } from '../../../http/common-schemas.ts';
-import { ok } from '../../../http/envelope.ts';
+import { okNibss } from '../../../http/envelope.ts';
 import { CreateTransferBody, TransferSchema } from '../transfer-schemas.ts';
 import { transferView } from '../transfer-view.ts';
 import type { TransferRoutesOptions } from './index.ts';
@@ -31,7 +31,7 @@ export const createTransferRoute: FastifyPluginAsyncTypebox<TransferRoutesOption
         headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String()) }),
         body: CreateTransferBody,
         response: {
-          200: envelopeSchema(TransferSchema),
+          200: nibssEnvelopeSchema(TransferSchema),
           402: ErrorSchema,
           409: ErrorSchema,
           422: ErrorSchema,
@@ -50,7 +50,7 @@ export const createTransferRoute: FastifyPluginAsyncTypebox<TransferRoutesOption
         { ...body, amountKobo: parseAmount(amount, maxAmountKobo) },
         key,
       );
-      return ok('Transfer processed.', transferView(transfer));
+      return okNibss('Transfer processed.', transferView(transfer));
     },
   );
 };

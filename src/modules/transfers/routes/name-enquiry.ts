@@ -2,9 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   AUTHENTICATED_ERROR_RESPONSES,
   ErrorSchema,
-  envelopeSchema,
+  nibssEnvelopeSchema,
 } from '../../../http/common-schemas.ts';
-import { ok } from '../../../http/envelope.ts';
+import { okNibss } from '../../../http/envelope.ts';
 import { nameEnquiryView } from '../name-enquiry-service.ts';
 import { NameEnquiryBody, NameEnquirySchema } from '../transfer-schemas.ts';
 import type { TransferRoutesOptions } from './index.ts';
@@ -21,7 +21,7 @@ export const nameEnquiryRoute: FastifyPluginAsyncTypebox<TransferRoutesOptions> 
         summary: "Resolve an account's name; its sessionId is the reference a transfer quotes",
         body: NameEnquiryBody,
         response: {
-          200: envelopeSchema(NameEnquirySchema),
+          200: nibssEnvelopeSchema(NameEnquirySchema),
           402: ErrorSchema,
           ...AUTHENTICATED_ERROR_RESPONSES,
         },
@@ -29,7 +29,7 @@ export const nameEnquiryRoute: FastifyPluginAsyncTypebox<TransferRoutesOptions> 
     },
     async (request) => {
       const enquiry = await nameEnquiryService.enquire(request.principal, request.body);
-      return ok('Account name retrieved successfully.', nameEnquiryView(enquiry));
+      return okNibss('Account name retrieved successfully.', nameEnquiryView(enquiry));
     },
   );
 };

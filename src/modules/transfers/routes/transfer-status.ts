@@ -1,7 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '../../../errors/app-error.ts';
-import { AUTHENTICATED_ERROR_RESPONSES, envelopeSchema } from '../../../http/common-schemas.ts';
-import { ok } from '../../../http/envelope.ts';
+import {
+  AUTHENTICATED_ERROR_RESPONSES,
+  nibssEnvelopeSchema,
+} from '../../../http/common-schemas.ts';
+import { okNibss } from '../../../http/envelope.ts';
 import { TransferSchema, TransferStatusBody } from '../transfer-schemas.ts';
 import { transferView } from '../transfer-view.ts';
 import type { TransferRoutesOptions } from './index.ts';
@@ -19,7 +22,7 @@ export const transferStatusRoute: FastifyPluginAsyncTypebox<TransferRoutesOption
           tags: ['Transfers'],
           summary: 'Transfer status query (by sessionId or paymentReference)',
           body: TransferStatusBody,
-          response: { 200: envelopeSchema(TransferSchema), ...AUTHENTICATED_ERROR_RESPONSES },
+          response: { 200: nibssEnvelopeSchema(TransferSchema), ...AUTHENTICATED_ERROR_RESPONSES },
         },
       },
       async (request) => {
@@ -33,7 +36,7 @@ export const transferStatusRoute: FastifyPluginAsyncTypebox<TransferRoutesOption
           ...(sessionId === undefined ? {} : { sessionId }),
           ...(paymentReference === undefined ? {} : { paymentReference }),
         });
-        return ok('Transfer fetched successfully.', transferView(transfer));
+        return okNibss('Transfer fetched successfully.', transferView(transfer));
       },
     );
   }

@@ -1,0 +1,65 @@
+import { request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+
+export interface RawResponse {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly text: string;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read wire JSON of any shape
+  readonly body: any;
+}
+
+export type RawSend = (
+  method: string,
+  path: string,
+  options?: { headers?: Record<string, string>; body?: string | object },
+) => Promise<RawResponse>;
+
+/**
+ * Requests as a client's HTTP library sends them, over a real socket to the listening app: the
+ * path goes out byte for byte (no URL normalising), a string body goes out as it is, an object
+ * as JSON. Every request carries `Content-Type: application/json`, as the clients studied do.
+ */
+export async function listenRaw(app: FastifyInstance): Promise<RawSend> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  return (method, path, options = {}) =>
+    new Promise((resolve, reject) => {
+      const payload =
+        options.body === undefined
+          ? undefined
+          : typeof options.body === 'string'
+            ? options.body
+            : JSON.stringify(options.body);
+      const outgoing = request(
+        {
+          host: '127.0.0.1',
+          port,
+          method,
+          path,
+          headers: {
+            'content-type': 'application/json',
+            ...(payload === undefined ? {} : { 'content-length': Buffer.byteLength(payload) }),
+            ...options.headers,
+          },
+        },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            let body: unknown;
+            try {
+              body = JSON.parse(text);
+            } catch {
+              body = undefined;
+            }
+            resolve({ status: response.statusCode ?? 0, headers: response.headers, text, body });
+          });
+        },
+      );
+      outgoing.on('error', reject);
+      outgoing.end(payload);
+    });
+}
