@@ -65,14 +65,6 @@ export async function findActiveAppByOAuthClientId(
   return rows[0] === undefined ? undefined : toApp(rows[0]);
 }
 
-export async function findActiveAppById(
-  db: Queryable,
-  appId: string,
-): Promise<OAuthAppRecord | undefined> {
-  const rows = await db.query<AppRow>(`${SELECT_ACTIVE_APP} AND id = $1`, [appId]);
-  return rows[0] === undefined ? undefined : toApp(rows[0]);
-}
-
 export async function listActiveAppKeys(db: Queryable, appId: string): Promise<AppKeyRecord[]> {
   const rows = await db.query<{
     id: string;
