@@ -1,4 +1,5 @@
 import closeWithGrace from 'close-with-grace';
+import type { FastifyBaseLogger } from 'fastify';
 import { buildApp, createRail, createServices } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config/config.ts';
 import { createDb } from './db/create-db.ts';
@@ -13,7 +14,15 @@ import { createConfiguredWebhookWorker } from './webhooks/webhook-worker.ts';
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const secrets = await resolveSecrets(config);
-  const db = await createDb(config);
+  // Broken connections (a database restart) are reported through the app's logger once it exists.
+  let log: Pick<FastifyBaseLogger, 'warn'> | undefined;
+  const db = await createDb(config, {
+    onConnectionError: (error, unreported) =>
+      log?.warn(
+        { err: error, unreported },
+        'database connection lost (requests answer 503 until it is back)',
+      ),
+  });
   await migrate(db);
   // One rail for the API and the status-query worker: the sandbox simulator remembers sessions.
   const rail = createRail(config, systemClock, db);
@@ -28,9 +37,14 @@ async function main(): Promise<void> {
       redact: ['req.headers.authorization', 'req.headers.clientid', 'req.body'],
     },
   });
+  log = app.log;
   const worker = config.webhooks.workerEnabled
-    ? createConfiguredWebhookWorker(config, db, systemClock, (error) =>
-        app.log.warn({ err: error }, 'webhook delivery round failed'),
+    ? createConfiguredWebhookWorker(
+        config,
+        db,
+        systemClock,
+        (error: unknown, failedRounds?: number) =>
+          app.log.warn({ err: error, failedRounds }, 'webhook delivery round failed'),
       )
     : undefined;
   const services = createServices({ config, db, clock: systemClock, secrets, rail });
@@ -41,7 +55,9 @@ async function main(): Promise<void> {
     batchSize: 16,
     pollIntervalMs: 1000,
     claimSeconds: 60,
-    onError: (error) => app.log.warn({ err: error }, 'status query round failed'),
+    // The poll loop reports a run of failed rounds once a minute, with how many failed in a row.
+    onError: (error: unknown, failedRounds?: number) =>
+      app.log.warn({ err: error, failedRounds }, 'status query round failed'),
   });
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err !== undefined) {

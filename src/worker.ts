@@ -27,14 +27,23 @@ async function main(): Promise<void> {
     );
     process.exit(1);
   }
-  const db = await createDb(config);
-  await migrate(db);
   const log = (level: string, message: string, extra: Record<string, unknown> = {}) =>
     process.stdout.write(
       `${JSON.stringify({ level, time: Date.now(), msg: message, ...extra })}\n`,
     );
-  const worker = createConfiguredWebhookWorker(config, db, systemClock, (error) =>
-    log('warn', 'webhook delivery round failed', { err: String(error) }),
+  // A database restart breaks pooled connections: reported (throttled), never fatal; the
+  // delivery loop backs off while rounds fail and resumes at full pace once one succeeds.
+  const db = await createDb(config, {
+    onConnectionError: (error, unreported) =>
+      log('warn', 'database connection lost', { err: String(error), unreported }),
+  });
+  await migrate(db);
+  const worker = createConfiguredWebhookWorker(
+    config,
+    db,
+    systemClock,
+    (error: unknown, failedRounds?: number) =>
+      log('warn', 'webhook delivery round failed', { err: String(error), failedRounds }),
   );
   closeWithGrace({ delay: 30_000 }, async ({ signal }) => {
     log('info', 'worker shutting down', { signal });

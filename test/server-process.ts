@@ -101,6 +101,11 @@ export class ServerProcess {
   log(): string {
     return `--- server output ---\n${this.output.slice(-6000)}`;
   }
+
+  /** Everything the server wrote so far, stdout and stderr. */
+  get fullOutput(): string {
+    return this.output;
+  }
 }
 
 /**

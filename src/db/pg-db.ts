@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { isDatabaseUnavailable } from './database-unavailable.ts';
 import { type Db, RETRYABLE_SQLSTATES, type SqlParam, sqlState, type Tx } from './db.ts';
 
 const INT8_OID = 20;
@@ -28,16 +29,50 @@ export interface PgDbOptions {
   readonly connectionString: string;
   readonly poolSize: number;
   readonly applicationName?: string;
+  /** How long opening one connection may take before it fails (default 5 s). */
+  readonly connectTimeoutMs?: number;
+  /**
+   * Told when a pooled connection breaks (database restart, network): the first time, then at
+   * most once per CONNECTION_ERROR_REPORT_INTERVAL_MS while they keep breaking, with how many
+   * were not reported. Must not throw.
+   */
+  readonly onConnectionError?: (error: unknown, unreported: number) => void;
 }
 
+const CONNECT_TIMEOUT_MS = 5_000;
+const CONNECTION_ERROR_REPORT_INTERVAL_MS = 30_000;
+/** TCP keepalive on idle connections, so a vanished server is noticed without traffic. */
+const KEEPALIVE_INITIAL_DELAY_MS = 10_000;
+
 export function createPgDb(options: PgDbOptions): Db {
+  // The connect timeout goes on the client only: on the pool it would also bound how long a
+  // request may wait for a free connection, which is a different decision.
+  const connectTimeoutMs = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
+  class Client extends pg.Client {
+    constructor(config?: pg.ClientConfig) {
+      super({ ...config, connectionTimeoutMillis: connectTimeoutMs });
+    }
+  }
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     max: options.poolSize,
     types: typeParsers(),
     application_name: options.applicationName ?? 'openibs',
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_INITIAL_DELAY_MS,
+    Client,
   });
-  // An idle client that loses its connection (e.g. a database restart) must not crash us.
+  const reportConnectionError = throttled(
+    options.onConnectionError ?? (() => undefined),
+    CONNECTION_ERROR_REPORT_INTERVAL_MS,
+  );
+  // A connection that breaks (a database restart, a network cut) makes its client emit 'error',
+  // idle in the pool or checked out between two queries; an 'error' without a listener would
+  // crash the process. The pool drops broken idle clients itself (and re-emits on the pool);
+  // a checked-out one fails its queries and is destroyed when released with the error.
+  pool.on('connect', (client) => {
+    client.on('error', reportConnectionError);
+  });
   pool.on('error', () => undefined);
 
   const query = async <Row>(
@@ -77,9 +112,16 @@ type QueryFn = <Row>(
   params?: readonly SqlParam[],
 ) => Promise<Row[]>;
 
+/**
+ * One transaction on one pooled client. If the connection dies mid-way, PostgreSQL rolls the
+ * transaction back by itself; the client is released with the error so the pool destroys it
+ * instead of handing it to the next caller. A connection lost during COMMIT leaves the outcome
+ * unknown to us: the error goes up (503) and nothing here retries it, so money movements are
+ * only ever retried by the caller, under its paymentReference or Idempotency-Key.
+ */
 async function runTransaction<T>(pool: pg.Pool, fn: (tx: Tx) => Promise<T>, query: QueryFn) {
   const client = await pool.connect();
-  let broken = false;
+  let broken: Error | undefined;
   try {
     await client.query('BEGIN');
     const tx: Tx = {
@@ -92,14 +134,48 @@ async function runTransaction<T>(pool: pg.Pool, fn: (tx: Tx) => Promise<T>, quer
     await client.query('COMMIT');
     return result;
   } catch (error) {
-    try {
-      await client.query('ROLLBACK');
-    } catch {
-      // The connection itself failed; do not return it to the pool.
-      broken = true;
+    if (isDatabaseUnavailable(error)) {
+      // The connection is gone, and the transaction with it. (Should the error have come from
+      // elsewhere, destroying the client closes its session, which rolls back all the same.)
+      broken = asError(error);
+    } else {
+      try {
+        await client.query('ROLLBACK');
+      } catch (rollbackError) {
+        // The connection itself failed; do not return it to the pool.
+        broken = asError(rollbackError);
+      }
     }
     throw error;
   } finally {
     client.release(broken);
   }
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+/** `report` for the first call, then at most once per interval, with the calls left out. */
+function throttled(
+  report: (error: unknown, unreported: number) => void,
+  intervalMs: number,
+): (error: unknown) => void {
+  let lastAt = Number.NEGATIVE_INFINITY;
+  let unreported = 0;
+  return (error) => {
+    const now = Date.now();
+    if (now - lastAt < intervalMs) {
+      unreported += 1;
+      return;
+    }
+    lastAt = now;
+    const skipped = unreported;
+    unreported = 0;
+    try {
+      report(error, skipped);
+    } catch {
+      // Reporting must never turn a handled error into a crash.
+    }
+  };
 }

@@ -33,7 +33,10 @@ export function renderError(error: AppError): ErrorBody {
 export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const appError = toAppError(error);
-    if (appError.httpStatus >= 500) {
+    // An outage answers hundreds of requests a second: one line each, without a stack.
+    if (appError.code === 'DATABASE_UNAVAILABLE') {
+      request.log.warn({ code: appError.code }, 'request refused: database unavailable');
+    } else if (appError.httpStatus >= 500) {
       request.log.error({ err: error }, 'request failed');
     }
     if (appError.headers !== undefined) {

@@ -1,12 +1,20 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { databaseUnavailable } from '../db/database-unavailable.ts';
 import type { Db } from '../db/db.ts';
-import { AppError } from '../errors/app-error.ts';
 
 const Status = Type.Object({ status: Type.String() });
+/** A database that does not answer within this is not ready (probes time out at 1 to 5 s). */
+const READY_TIMEOUT_MS = 2_000;
 
-/** /health: the process is up. /ready: it can reach its database. */
-export const healthRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, { db }) => {
+/**
+ * /health: the process is up (liveness; a database outage must not get it restarted).
+ * /ready: it can reach its database; 503 DATABASE_UNAVAILABLE while it cannot.
+ */
+export const healthRoutes: FastifyPluginAsyncTypebox<{ db: Db; readyTimeoutMs?: number }> = async (
+  app,
+  { db, readyTimeoutMs = READY_TIMEOUT_MS },
+) => {
   app.get('/health', { schema: { tags: ['Operations'], response: { 200: Status } } }, async () => ({
     status: 'ok',
   }));
@@ -15,12 +23,22 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, {
     { schema: { tags: ['Operations'], response: { 200: Status } } },
     async (request) => {
       try {
-        await db.query('SELECT 1');
+        await withTimeout(db.query('SELECT 1'), readyTimeoutMs);
       } catch (error) {
         request.log.warn({ err: error }, 'database not reachable');
-        throw new AppError('SERVICE_UNAVAILABLE', 'Database is not reachable.');
+        throw databaseUnavailable(error);
       }
       return { status: 'ready' };
     },
   );
 };
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the database did not answer within ${ms} ms`)), ms);
+  });
+  // The query may still fail after the timeout won: that is not an unhandled rejection.
+  promise.catch(() => undefined);
+  return Promise.race([promise, timedOut]).finally(() => clearTimeout(timer));
+}

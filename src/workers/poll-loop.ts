@@ -2,36 +2,83 @@ export interface PollLoopOptions {
   /** A full batch means more may be waiting: poll again at once instead of sleeping. */
   readonly batchSize: number;
   readonly pollIntervalMs: number;
-  readonly onError?: (error: unknown) => void;
+  /**
+   * Told about a failed round: the first of a run of failures, then at most once per
+   * errorReportIntervalMs while rounds keep failing (a database outage must not flood the log),
+   * with how many rounds have failed in a row. Must not throw.
+   */
+  readonly onError?: (error: unknown, failedRounds: number) => void;
+  /** Told when a round succeeds after failed ones, with how many failed. */
+  readonly onRecovered?: (failedRounds: number) => void;
+  /** Failing rounds back off, doubling the pause from pollIntervalMs up to this (default 5 s). */
+  readonly maxBackoffMs?: number;
+  /** Default 60 s. */
+  readonly errorReportIntervalMs?: number;
 }
+
+const MAX_BACKOFF_MS = 5_000;
+const ERROR_REPORT_INTERVAL_MS = 60_000;
 
 /**
  * Runs `runOnce` (which claims and handles up to batchSize items, answering how many) until
- * stopped, at its own pace. An error (a database restart, say) is reported and the loop goes on:
- * claimed items unlock by themselves, so nothing is lost.
+ * stopped, at its own pace. An error (a database restart, say) is reported and the loop goes on,
+ * backing off while rounds keep failing and at full pace again once one succeeds: claimed items
+ * unlock by themselves, so nothing is lost.
  */
 export function createPollLoop(runOnce: () => Promise<number>, options: PollLoopOptions) {
   let running = false;
   let loopDone: Promise<void> | undefined;
   let wake: (() => void) | undefined;
+  const maxBackoffMs = options.maxBackoffMs ?? MAX_BACKOFF_MS;
+  const reportIntervalMs = options.errorReportIntervalMs ?? ERROR_REPORT_INTERVAL_MS;
+
+  function pauseAfter(failedRounds: number): number {
+    if (failedRounds === 0) {
+      return options.pollIntervalMs;
+    }
+    const doubled = options.pollIntervalMs * 2 ** Math.min(failedRounds - 1, 20);
+    return Math.max(options.pollIntervalMs, Math.min(maxBackoffMs, doubled));
+  }
 
   async function loop(): Promise<void> {
+    let failedRounds = 0;
+    let lastReportAt = Number.NEGATIVE_INFINITY;
     while (running) {
       let claimed = 0;
       try {
         claimed = await runOnce();
+        if (failedRounds > 0) {
+          notify(() => options.onRecovered?.(failedRounds));
+          failedRounds = 0;
+          lastReportAt = Number.NEGATIVE_INFINITY;
+        }
       } catch (error) {
-        options.onError?.(error);
+        failedRounds += 1;
+        const now = Date.now();
+        if (failedRounds === 1 || now - lastReportAt >= reportIntervalMs) {
+          lastReportAt = now;
+          const failed = failedRounds;
+          notify(() => options.onError?.(error, failed));
+        }
       }
-      if (claimed < options.batchSize && running) {
+      if ((failedRounds > 0 || claimed < options.batchSize) && running) {
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, options.pollIntervalMs);
+          const timer = setTimeout(resolve, pauseAfter(failedRounds));
           wake = () => {
             clearTimeout(timer);
             resolve();
           };
         });
       }
+    }
+  }
+
+  /** A reporting callback that throws must not end the loop. */
+  function notify(callback: () => void): void {
+    try {
+      callback();
+    } catch {
+      // Nothing sensible to do with it; the loop goes on.
     }
   }
 
