@@ -17,7 +17,7 @@ import { migrate } from '../src/db/migrate.ts';
 import { createPgDb } from '../src/db/pg-db.ts';
 import { createPgliteDb } from '../src/db/pglite-db.ts';
 import { GL_ACCOUNTS } from '../src/ledger/gl-accounts.ts';
-import { createInboundCreditService } from '../src/modules/transfers/inbound-credit-service.ts';
+import { createInboundCreditService } from '../src/modules/transfers/inbound/inbound-credit-service.ts';
 import { systemClock } from '../src/shared/clock.ts';
 import { newNipSessionId } from '../src/shared/ids.ts';
 import { createDeliveryWorker } from '../src/webhooks/delivery-worker.ts';

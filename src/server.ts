@@ -4,7 +4,7 @@ import { buildApp, createRail, createServices } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config/config.ts';
 import { createDb } from './db/create-db.ts';
 import { migrate } from './db/migrate.ts';
-import { createStatusQueryWorker } from './modules/transfers/status-query-worker.ts';
+import { createStatusQueryWorker } from './modules/transfers/outbound/status-query-worker.ts';
 import { type DemoClient, ensureDemoClient } from './sandbox/demo-client.ts';
 import { resolveSecrets } from './sandbox/secrets.ts';
 import { systemClock } from './shared/clock.ts';

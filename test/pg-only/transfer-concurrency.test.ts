@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { verifyLedger } from '../../src/ledger/ledger-audit.ts';
-import { createStatusQueryWorker } from '../../src/modules/transfers/status-query-worker.ts';
+import { createStatusQueryWorker } from '../../src/modules/transfers/outbound/status-query-worker.ts';
 import { sandboxCredit, signedInClient } from '../factories.ts';
 import { buildTestApp, type TestApp } from '../harness.ts';
 

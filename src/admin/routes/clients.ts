@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { OAuthAppRecord } from '../../auth/oauth-app-repository.ts';
-import type { ClientRecord } from '../../clients/client-repository.ts';
 import { ErrorSchema, envelopeSchema, IdParams } from '../../http/common-schemas.ts';
 import { ok } from '../../http/envelope.ts';
 import type { Account } from '../../modules/accounts/account.ts';
 import { accountView } from '../../modules/accounts/account-view.ts';
+import type { ClientRecord } from '../../modules/clients/client-repository.ts';
 import { AppSchema, ClientSchema, CreateClientBody, RegisterAppBody } from '../admin-schemas.ts';
 import type { AdminRoutesOptions } from './index.ts';
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { ClientService } from '../../clients/client-service.ts';
 import { requireAdminToken } from '../../http/plugins/admin-auth.ts';
-import type { InboundCreditService } from '../../modules/transfers/inbound-credit-service.ts';
+import type { ClientService } from '../../modules/clients/client-service.ts';
+import type { InboundCreditService } from '../../modules/transfers/inbound/inbound-credit-service.ts';
 import type { NipSimulator } from '../../rails/nip/nip-simulator.ts';
 import type { WebhookService } from '../../webhooks/webhook-service.ts';
 import { clientRoutes } from './clients.ts';

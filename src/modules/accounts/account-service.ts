@@ -1,5 +1,4 @@
 import type { Principal } from '../../auth/principal.ts';
-import { findClient } from '../../clients/client-repository.ts';
 import type { Db, Queryable } from '../../db/db.ts';
 import { AppError, recordNotFound } from '../../errors/app-error.ts';
 import type { DateRange } from '../../http/date-range.ts';
@@ -7,6 +6,7 @@ import * as ledgerRepository from '../../ledger/ledger-repository.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { isObjectId, newObjectId } from '../../shared/ids.ts';
 import { nubanFromSerial } from '../../shared/nuban.ts';
+import { findClient } from '../clients/client-repository.ts';
 import {
   type Account,
   type AccountType,

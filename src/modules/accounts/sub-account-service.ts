@@ -7,10 +7,10 @@ import type { Clock } from '../../shared/clock.ts';
 import { canonicalJson, sha256Hex } from '../../shared/hashing.ts';
 import type { DestinationPolicy } from '../../webhooks/destination-guard.ts';
 import { checkDestination } from '../../webhooks/webhook-service.ts';
+import type { IdentityProof } from '../identity/identity-proof.ts';
 import type { Account, AutoSweep } from './account.ts';
 import * as accountRepository from './account-repository.ts';
 import { type AccountService, ExternalReferenceTaken, parseMetadata } from './account-service.ts';
-import type { IdentityProof } from './identity-proof.ts';
 import type { CreateSubAccountBody, UpdateSubAccountBody } from './sub-account-schemas.ts';
 
 export interface SubAccountServiceDeps {

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { CREDIT_BUREAUS, IDENTITY_TYPES } from './bureau/identity-bureau.ts';
+import { CREDIT_BUREAUS, IDENTITY_TYPES } from './providers/identity-bureau.ts';
 
 const IdentityTypeSchema = Type.Enum([...IDENTITY_TYPES], {
   description: 'BVN, NIN, vNIN (with verifierId), BVNUSSD (with otp), CAC or CREDITCHECK',

@@ -10,14 +10,14 @@ import type { Clock } from '../../shared/clock.ts';
 import { isObjectId, newObjectId } from '../../shared/ids.ts';
 import type { Kobo } from '../../shared/money.ts';
 import { findAccountByNumber } from '../accounts/account-repository.ts';
+import { otpDigest, otpMatches } from './otp.ts';
 import type {
   CreditBureau,
   IdentityBureau,
   IdentityLookupOutcome,
   IdentityRecord,
   IdentityType,
-} from './bureau/identity-bureau.ts';
-import { otpDigest, otpMatches } from './otp.ts';
+} from './providers/identity-bureau.ts';
 import { needsOtp, type Verification } from './verification.ts';
 import {
   findClientVerification,

@@ -1,5 +1,5 @@
 import { koboToNaira } from '../../shared/money.ts';
-import type { IdentityRecord } from './bureau/identity-bureau.ts';
+import type { IdentityRecord } from './providers/identity-bureau.ts';
 import type { Verification } from './verification.ts';
 
 /**

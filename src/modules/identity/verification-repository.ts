@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/db.ts';
-import type { CreditBureau, IdentityRecord, IdentityType } from './bureau/identity-bureau.ts';
+import type { CreditBureau, IdentityRecord, IdentityType } from './providers/identity-bureau.ts';
 import type { Verification, VerificationStatus } from './verification.ts';
 
 interface VerificationRow {

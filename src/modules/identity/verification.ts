@@ -1,5 +1,5 @@
 import type { Kobo } from '../../shared/money.ts';
-import type { CreditBureau, IdentityRecord, IdentityType } from './bureau/identity-bureau.ts';
+import type { CreditBureau, IdentityRecord, IdentityType } from './providers/identity-bureau.ts';
 
 export type VerificationStatus = 'Pending' | 'Verified' | 'Failed';
 

@@ -7,17 +7,17 @@ import type { Clock } from '../../shared/clock.ts';
 import { sha256Hex } from '../../shared/hashing.ts';
 import { isObjectId } from '../../shared/ids.ts';
 import { invariant } from '../../shared/invariant.ts';
-import { deleteBeneficiary, listBeneficiaries } from './beneficiary-repository.ts';
-import type { BankLookup } from './name-enquiry-service.ts';
+import { deleteBeneficiary, listBeneficiaries } from '../beneficiaries/beneficiary-repository.ts';
+import type { BankLookup } from './name-enquiry/name-enquiry-service.ts';
+import { placeTransfer, ReplayOf, type TransferRequest } from './outbound/transfer-placement.ts';
+import { createTransferSettlement } from './outbound/transfer-settlement.ts';
 import type { TransferDirection, TransferStatus } from './transfer.ts';
-import { placeTransfer, ReplayOf, type TransferRequest } from './transfer-placement.ts';
 import {
   findClientTransfer,
   findTransferById,
   listTransfers,
   type TransferRecord,
 } from './transfer-repository.ts';
-import { createTransferSettlement } from './transfer-settlement.ts';
 
 export interface TransferServiceDeps {
   readonly db: Db;

@@ -5,6 +5,7 @@ import { createTestDb, type TestDb } from '../../../test/test-db.ts';
 import { ManualClock } from '../../shared/clock.ts';
 import { newNipSessionId } from '../../shared/ids.ts';
 import type { Kobo } from '../../shared/money.ts';
+import { describeRailContract, type RailContractScenarios } from '../rail.contract.ts';
 import type {
   FundsTransferRequest,
   InboundCreditRequest,
@@ -12,7 +13,6 @@ import type {
   Rail,
   TransferOutcome,
 } from '../rail.ts';
-import { describeRailContract, type RailContractScenarios } from '../rail-contract.ts';
 import {
   classifyResponseCode,
   NIP_RESPONSE_CODES,

@@ -9,7 +9,7 @@ import {
 import {
   simulatedDirectorBvns,
   simulatedPerson,
-} from '../../identity/bureau/identity-bureau-simulator.ts';
+} from '../../identity/providers/identity-bureau-simulator.ts';
 
 // Sandbox identities (docs/sandbox-identity.md); every sandbox OTP is 123456.
 const BVN = '22212345671';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { NameEnquiryService } from '../name-enquiry-service.ts';
+import { beneficiaryRoutes } from '../../beneficiaries/routes/beneficiaries.ts';
+import type { NameEnquiryService } from '../name-enquiry/name-enquiry-service.ts';
 import type { TransferService } from '../transfer-service.ts';
-import { beneficiaryRoutes } from './beneficiaries.ts';
 import { createTransferRoute } from './create-transfer.ts';
 import { listTransfersRoute } from './list-transfers.ts';
 import { nameEnquiryRoute } from './name-enquiry.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { describeAuthGuards, useRouteContext } from '../../../../test/shared-route-tests.ts';
-import { compareBankNames, findBank, listBanks } from '../bank-directory.ts';
+import { compareBankNames, findBank, listBanks } from '../name-enquiry/bank-directory.ts';
 import type { BankView } from './list-banks.ts';
 
 describe('GET /transfers/banks', () => {

@@ -2,7 +2,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Static, Type } from 'typebox';
 import { AUTHENTICATED_ERROR_RESPONSES, envelopeSchema } from '../../../http/common-schemas.ts';
 import { ok } from '../../../http/envelope.ts';
-import { type Bank, type BankCategory, listBanks, ownInstitutionName } from '../bank-directory.ts';
+import {
+  type Bank,
+  type BankCategory,
+  listBanks,
+  ownInstitutionName,
+} from '../name-enquiry/bank-directory.ts';
 
 const NipCode = Type.String({ pattern: '^\\d{6}$', examples: ['000013'] });
 

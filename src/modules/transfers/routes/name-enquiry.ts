@@ -5,7 +5,7 @@ import {
   nibssEnvelopeSchema,
 } from '../../../http/common-schemas.ts';
 import { okNibss } from '../../../http/envelope.ts';
-import { nameEnquiryView } from '../name-enquiry-service.ts';
+import { nameEnquiryView } from '../name-enquiry/name-enquiry-service.ts';
 import { NameEnquiryBody, NameEnquirySchema } from '../transfer-schemas.ts';
 import type { TransferRoutesOptions } from './index.ts';
 

@@ -5,7 +5,10 @@ import { buildTestApp, type TestApp } from '../../../../test/harness.ts';
 import { GL_ACCOUNTS } from '../../../ledger/gl-accounts.ts';
 import { NO_RESPONSE_MESSAGE, responseMessageFor } from '../../../rails/nip/nip-response-codes.ts';
 import { NIP_MAGIC_KOBO } from '../../../rails/nip/nip-simulator.ts';
-import { createStatusQueryWorker, type StatusQueryWorker } from '../status-query-worker.ts';
+import {
+  createStatusQueryWorker,
+  type StatusQueryWorker,
+} from '../outbound/status-query-worker.ts';
 import { findTransferById } from '../transfer-repository.ts';
 
 /**

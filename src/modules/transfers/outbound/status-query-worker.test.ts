@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
-import { sandboxCredit, signedInClient } from '../../../test/factories.ts';
-import { buildTestApp, type TestApp } from '../../../test/harness.ts';
-import { outcomeFor, responseMessageFor } from '../../rails/nip/nip-response-codes.ts';
-import { createNipSimulator, type NipSimulator } from '../../rails/nip/nip-simulator.ts';
+import { sandboxCredit, signedInClient } from '../../../../test/factories.ts';
+import { buildTestApp, type TestApp } from '../../../../test/harness.ts';
+import { outcomeFor, responseMessageFor } from '../../../rails/nip/nip-response-codes.ts';
+import { createNipSimulator, type NipSimulator } from '../../../rails/nip/nip-simulator.ts';
 import type {
   FundsTransferRequest,
   StatusQueryRequest,
   TransferOutcome,
-} from '../../rails/rail.ts';
+} from '../../../rails/rail.ts';
 import { createStatusQueryWorker } from './status-query-worker.ts';
 
 /**

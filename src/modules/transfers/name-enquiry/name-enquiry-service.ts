@@ -1,10 +1,10 @@
-import type { Principal } from '../../auth/principal.ts';
-import type { Db } from '../../db/db.ts';
-import { AppError } from '../../errors/app-error.ts';
-import type { Rail } from '../../rails/rail.ts';
-import type { Clock } from '../../shared/clock.ts';
-import { newNipSessionId } from '../../shared/ids.ts';
-import { findAccountByNumber } from '../accounts/account-repository.ts';
+import type { Principal } from '../../../auth/principal.ts';
+import type { Db } from '../../../db/db.ts';
+import { AppError } from '../../../errors/app-error.ts';
+import type { Rail } from '../../../rails/rail.ts';
+import type { Clock } from '../../../shared/clock.ts';
+import { newNipSessionId } from '../../../shared/ids.ts';
+import { findAccountByNumber } from '../../accounts/account-repository.ts';
 import { insertNameEnquiry, type NameEnquiry } from './name-enquiry-repository.ts';
 
 export interface BankLookup {

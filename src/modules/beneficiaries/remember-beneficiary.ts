@@ -1,8 +1,8 @@
 import type { Queryable } from '../../db/db.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { newObjectId } from '../../shared/ids.ts';
+import type { BankLookup } from '../transfers/name-enquiry/name-enquiry-service.ts';
 import { saveBeneficiary } from './beneficiary-repository.ts';
-import type { BankLookup } from './name-enquiry-service.ts';
 
 /** Saves (or refreshes) a beneficiary after a successful transfer, in that transfer's transaction. */
 export async function rememberBeneficiary(

@@ -1,19 +1,19 @@
-import type { Db, Queryable } from '../../db/db.ts';
-import { AppError } from '../../errors/app-error.ts';
-import { GL_ACCOUNTS } from '../../ledger/gl-accounts.ts';
-import type { Posting } from '../../ledger/journal.ts';
-import * as ledger from '../../ledger/ledger-service.ts';
-import type { InboundCreditRequest } from '../../rails/rail.ts';
-import type { Clock } from '../../shared/clock.ts';
-import { newObjectId } from '../../shared/ids.ts';
-import { invariant } from '../../shared/invariant.ts';
-import { enqueueEvent, type OutboxEvent } from '../../webhooks/outbox.ts';
-import { findAccountByNumber } from '../accounts/account-repository.ts';
-import { sweepAfterCredit } from './auto-sweep.ts';
-import { type StampDutyPolicy, stampDutyOnCredit } from './fee-schedule.ts';
-import { NIP_APPROVED, type Transfer } from './transfer.ts';
-import { findInwardBySession, insertTransfer } from './transfer-repository.ts';
-import { transferView } from './transfer-view.ts';
+import type { Db, Queryable } from '../../../db/db.ts';
+import { AppError } from '../../../errors/app-error.ts';
+import { GL_ACCOUNTS } from '../../../ledger/gl-accounts.ts';
+import type { Posting } from '../../../ledger/journal.ts';
+import * as ledger from '../../../ledger/ledger-service.ts';
+import type { InboundCreditRequest } from '../../../rails/rail.ts';
+import type { Clock } from '../../../shared/clock.ts';
+import { newObjectId } from '../../../shared/ids.ts';
+import { invariant } from '../../../shared/invariant.ts';
+import { enqueueEvent, type OutboxEvent } from '../../../webhooks/outbox.ts';
+import { findAccountByNumber } from '../../accounts/account-repository.ts';
+import { type StampDutyPolicy, stampDutyOnCredit } from '../fee-schedule.ts';
+import { sweepAfterCredit } from '../intra-bank/auto-sweep.ts';
+import { NIP_APPROVED, type Transfer } from '../transfer.ts';
+import { findInwardBySession, insertTransfer } from '../transfer-repository.ts';
+import { transferView } from '../transfer-view.ts';
 
 export interface InboundCreditDeps {
   readonly db: Db;

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { signedInClient } from '../../../test/factories.ts';
-import { buildTestApp, type TestApp } from '../../../test/harness.ts';
-import { isNipSimulator } from '../../rails/nip/nip-simulator.ts';
-import type { InboundCreditRequest } from '../../rails/rail.ts';
-import { newNipSessionId } from '../../shared/ids.ts';
+import { signedInClient } from '../../../../test/factories.ts';
+import { buildTestApp, type TestApp } from '../../../../test/harness.ts';
+import { isNipSimulator } from '../../../rails/nip/nip-simulator.ts';
+import type { InboundCreditRequest } from '../../../rails/rail.ts';
+import { newNipSessionId } from '../../../shared/ids.ts';
 
 describe('inbound credits from other banks', () => {
   let testApp: TestApp;

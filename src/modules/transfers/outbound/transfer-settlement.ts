@@ -1,18 +1,18 @@
-import type { Db, Queryable } from '../../db/db.ts';
-import { GL_ACCOUNTS } from '../../ledger/gl-accounts.ts';
-import type { Posting } from '../../ledger/journal.ts';
-import * as ledger from '../../ledger/ledger-service.ts';
-import type { Rail, TransferOutcome } from '../../rails/rail.ts';
-import type { Clock } from '../../shared/clock.ts';
-import { newObjectId } from '../../shared/ids.ts';
-import { invariant } from '../../shared/invariant.ts';
-import { enqueueEvent } from '../../webhooks/outbox.ts';
-import { findClientAccount } from '../accounts/account-repository.ts';
-import type { BankLookup } from './name-enquiry-service.ts';
-import { rememberBeneficiary } from './remember-beneficiary.ts';
-import { findTransferById, settleTransfer, type TransferRecord } from './transfer-repository.ts';
-import { assertMove } from './transfer-state.ts';
-import { transferView } from './transfer-view.ts';
+import type { Db, Queryable } from '../../../db/db.ts';
+import { GL_ACCOUNTS } from '../../../ledger/gl-accounts.ts';
+import type { Posting } from '../../../ledger/journal.ts';
+import * as ledger from '../../../ledger/ledger-service.ts';
+import type { Rail, TransferOutcome } from '../../../rails/rail.ts';
+import type { Clock } from '../../../shared/clock.ts';
+import { newObjectId } from '../../../shared/ids.ts';
+import { invariant } from '../../../shared/invariant.ts';
+import { enqueueEvent } from '../../../webhooks/outbox.ts';
+import { findClientAccount } from '../../accounts/account-repository.ts';
+import { rememberBeneficiary } from '../../beneficiaries/remember-beneficiary.ts';
+import type { BankLookup } from '../name-enquiry/name-enquiry-service.ts';
+import { findTransferById, settleTransfer, type TransferRecord } from '../transfer-repository.ts';
+import { assertMove } from '../transfer-state.ts';
+import { transferView } from '../transfer-view.ts';
 
 export interface SettlementDeps {
   readonly db: Db;

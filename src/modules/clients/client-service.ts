@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import type { OAuthAppRecord } from '../auth/oauth-app-repository.ts';
-import * as apps from '../auth/oauth-app-repository.ts';
-import { parsePublicKey } from '../auth/public-keys.ts';
-import type { Db } from '../db/db.ts';
-import { recordNotFound } from '../errors/app-error.ts';
-import { findClientAccount } from '../modules/accounts/account-repository.ts';
-import type { AccountService } from '../modules/accounts/account-service.ts';
-import type { Clock } from '../shared/clock.ts';
-import { isObjectId, newObjectId } from '../shared/ids.ts';
-import { invariant } from '../shared/invariant.ts';
+import type { OAuthAppRecord } from '../../auth/oauth-app-repository.ts';
+import * as apps from '../../auth/oauth-app-repository.ts';
+import { parsePublicKey } from '../../auth/public-keys.ts';
+import type { Db } from '../../db/db.ts';
+import { recordNotFound } from '../../errors/app-error.ts';
+import type { Clock } from '../../shared/clock.ts';
+import { isObjectId, newObjectId } from '../../shared/ids.ts';
+import { invariant } from '../../shared/invariant.ts';
+import { findClientAccount } from '../accounts/account-repository.ts';
+import type { AccountService } from '../accounts/account-service.ts';
 import type { ClientRecord } from './client-repository.ts';
 import * as clients from './client-repository.ts';
 

@@ -6,9 +6,9 @@ import {
   pagedEnvelopeSchema,
 } from '../../../http/common-schemas.ts';
 import { ok, paged } from '../../../http/envelope.ts';
+import type { TransferRoutesOptions } from '../../transfers/routes/index.ts';
+import { BeneficiaryQuery, BeneficiarySchema } from '../../transfers/transfer-schemas.ts';
 import type { Beneficiary } from '../beneficiary-repository.ts';
-import { BeneficiaryQuery, BeneficiarySchema } from '../transfer-schemas.ts';
-import type { TransferRoutesOptions } from './index.ts';
 
 export const beneficiaryRoutes: FastifyPluginAsyncTypebox<TransferRoutesOptions> = async (
   app,

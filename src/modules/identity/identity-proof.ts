@@ -1,8 +1,8 @@
 import type { Principal } from '../../auth/principal.ts';
 import { AppError } from '../../errors/app-error.ts';
-import type { Director, PersonRecord } from '../identity/bureau/identity-bureau.ts';
-import type { IdentityService } from '../identity/identity-service.ts';
-import type { Verification } from '../identity/verification.ts';
+import type { IdentityService } from './identity-service.ts';
+import type { Director, PersonRecord } from './providers/identity-bureau.ts';
+import type { Verification } from './verification.ts';
 
 /** Who a sub-account belongs to, as its verifications prove it. */
 export interface ProvenHolder {

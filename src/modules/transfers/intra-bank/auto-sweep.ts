@@ -1,12 +1,12 @@
-import type { Queryable } from '../../db/db.ts';
-import type { Clock } from '../../shared/clock.ts';
-import { newNipSessionId, newObjectId } from '../../shared/ids.ts';
-import type { Account } from '../accounts/account.ts';
-import { findAccountByNumber, findClientAccount } from '../accounts/account-repository.ts';
-import { NO_CHARGES } from './fee-schedule.ts';
+import type { Queryable } from '../../../db/db.ts';
+import type { Clock } from '../../../shared/clock.ts';
+import { newNipSessionId, newObjectId } from '../../../shared/ids.ts';
+import type { Account } from '../../accounts/account.ts';
+import { findAccountByNumber, findClientAccount } from '../../accounts/account-repository.ts';
+import { NO_CHARGES } from '../fee-schedule.ts';
+import { buildOutward } from '../outbound/transfer-builder.ts';
+import { insertTransfer } from '../transfer-repository.ts';
 import { postIntraBank } from './intra-bank-posting.ts';
-import { buildOutward } from './transfer-builder.ts';
-import { insertTransfer } from './transfer-repository.ts';
 
 export const AUTO_SWEEP_NARRATION = 'Auto-sweep';
 

@@ -1,10 +1,10 @@
-import type { Clock } from '../../shared/clock.ts';
-import { newObjectId } from '../../shared/ids.ts';
-import type { Kobo } from '../../shared/money.ts';
-import type { Account } from '../accounts/account.ts';
-import type { TransferCharges } from './fee-schedule.ts';
-import type { NameEnquiry } from './name-enquiry-repository.ts';
-import { NIP_APPROVED, type Transfer } from './transfer.ts';
+import type { Clock } from '../../../shared/clock.ts';
+import { newObjectId } from '../../../shared/ids.ts';
+import type { Kobo } from '../../../shared/money.ts';
+import type { Account } from '../../accounts/account.ts';
+import type { TransferCharges } from '../fee-schedule.ts';
+import type { NameEnquiry } from '../name-enquiry/name-enquiry-repository.ts';
+import { NIP_APPROVED, type Transfer } from '../transfer.ts';
 
 export interface OutwardInput {
   readonly id: string;

@@ -2,6 +2,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { assertEachAnswersAfter } from '../../../../test/latency.ts';
 import { ManualClock } from '../../../shared/clock.ts';
+import {
+  assertRecordAnswers,
+  assertWellFormedRecord,
+  describeIdentityBureauContract,
+  type IdentityBureauContractScenarios,
+} from './identity-bureau.contract.ts';
 import type {
   CreditBureau,
   IdentityBureau,
@@ -9,12 +15,6 @@ import type {
   IdentityLookupRequest,
   IdentityType,
 } from './identity-bureau.ts';
-import {
-  assertRecordAnswers,
-  assertWellFormedRecord,
-  describeIdentityBureauContract,
-  type IdentityBureauContractScenarios,
-} from './identity-bureau-contract.ts';
 import {
   createIdentityBureauSimulator,
   creditRating,

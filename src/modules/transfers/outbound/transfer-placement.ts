@@ -1,26 +1,29 @@
-import type { Principal } from '../../auth/principal.ts';
-import type { TransferConfig } from '../../config/config.ts';
-import type { Queryable } from '../../db/db.ts';
-import { AppError, recordNotFound } from '../../errors/app-error.ts';
-import * as ledger from '../../ledger/ledger-service.ts';
-import type { Clock } from '../../shared/clock.ts';
-import { newNipSessionId, newObjectId } from '../../shared/ids.ts';
-import type { Kobo } from '../../shared/money.ts';
-import type { Account } from '../accounts/account.ts';
-import { findAccountByNumber } from '../accounts/account-repository.ts';
-import { NO_CHARGES, nipCharges } from './fee-schedule.ts';
-import { claimIdempotencyKey } from './idempotency-repository.ts';
-import { postIntraBank } from './intra-bank-posting.ts';
-import { findUsableNameEnquiry, type NameEnquiry } from './name-enquiry-repository.ts';
-import type { BankLookup } from './name-enquiry-service.ts';
-import { rememberBeneficiary } from './remember-beneficiary.ts';
-import type { Transfer } from './transfer.ts';
-import { buildOutward } from './transfer-builder.ts';
+import type { Principal } from '../../../auth/principal.ts';
+import type { TransferConfig } from '../../../config/config.ts';
+import type { Queryable } from '../../../db/db.ts';
+import { AppError, recordNotFound } from '../../../errors/app-error.ts';
+import { claimIdempotencyKey } from '../../../idempotency/idempotency-repository.ts';
+import * as ledger from '../../../ledger/ledger-service.ts';
+import type { Clock } from '../../../shared/clock.ts';
+import { newNipSessionId, newObjectId } from '../../../shared/ids.ts';
+import type { Kobo } from '../../../shared/money.ts';
+import type { Account } from '../../accounts/account.ts';
+import { findAccountByNumber } from '../../accounts/account-repository.ts';
+import { rememberBeneficiary } from '../../beneficiaries/remember-beneficiary.ts';
+import { NO_CHARGES, nipCharges } from '../fee-schedule.ts';
+import { postIntraBank } from '../intra-bank/intra-bank-posting.ts';
+import {
+  findUsableNameEnquiry,
+  type NameEnquiry,
+} from '../name-enquiry/name-enquiry-repository.ts';
+import type { BankLookup } from '../name-enquiry/name-enquiry-service.ts';
+import type { Transfer } from '../transfer.ts';
 import {
   findOutwardByReference,
   insertTransfer,
   outboundVolumeSince,
-} from './transfer-repository.ts';
+} from '../transfer-repository.ts';
+import { buildOutward } from './transfer-builder.ts';
 
 export interface TransferRequest {
   readonly nameEnquiryReference: string;

@@ -1,14 +1,14 @@
-import type { Queryable } from '../../db/db.ts';
-import * as ledger from '../../ledger/ledger-service.ts';
-import type { Clock } from '../../shared/clock.ts';
-import { newObjectId } from '../../shared/ids.ts';
-import { enqueueEvent } from '../../webhooks/outbox.ts';
-import type { Account } from '../accounts/account.ts';
+import type { Queryable } from '../../../db/db.ts';
+import * as ledger from '../../../ledger/ledger-service.ts';
+import type { Clock } from '../../../shared/clock.ts';
+import { newObjectId } from '../../../shared/ids.ts';
+import { enqueueEvent } from '../../../webhooks/outbox.ts';
+import type { Account } from '../../accounts/account.ts';
+import { buildInwardTwin } from '../outbound/transfer-builder.ts';
+import type { Transfer } from '../transfer.ts';
+import { insertTransfer } from '../transfer-repository.ts';
+import { transferView } from '../transfer-view.ts';
 import { sweepAfterCredit } from './auto-sweep.ts';
-import type { Transfer } from './transfer.ts';
-import { buildInwardTwin } from './transfer-builder.ts';
-import { insertTransfer } from './transfer-repository.ts';
-import { transferView } from './transfer-view.ts';
 
 export interface IntraBankDeps {
   readonly clock: Clock;

@@ -1,7 +1,7 @@
-import type { Db } from '../../db/db.ts';
-import type { Clock } from '../../shared/clock.ts';
-import { createPollLoop } from '../../workers/poll-loop.ts';
-import { claimDueStatusQueries } from './transfer-repository.ts';
+import type { Db } from '../../../db/db.ts';
+import type { Clock } from '../../../shared/clock.ts';
+import { createPollLoop } from '../../../workers/poll-loop.ts';
+import { claimDueStatusQueries } from '../transfer-repository.ts';
 import type { TransferSettlement } from './transfer-settlement.ts';
 
 export interface StatusQueryWorkerDeps {

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/db.ts';
+import type { Queryable } from '../db/db.ts';
 
 /**
  * Claims an Idempotency-Key for a transfer inside the transfer's transaction. A concurrent

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../../db/db.ts';
 
 export interface ClientRecord {
   readonly id: string;
