@@ -15,6 +15,7 @@ import type { Db } from '../src/db/db.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { verifyLedger } from '../src/ledger/ledger-audit.ts';
 import { resolveSecrets } from '../src/sandbox/secrets.ts';
+import { createServices } from '../src/services.ts';
 import { systemClock } from '../src/shared/clock.ts';
 import { countingDb, countRunRows, type DbCounters, measureLedgerRate } from './ledger-rate.ts';
 import {
@@ -69,8 +70,10 @@ async function main(): Promise<void> {
   const counted = countingDb(db);
   appDbCounters = counted.counters;
   countedDb = counted.db;
+  const services = createServices({ config, db: counted.db, clock: systemClock, secrets });
   const app = await buildApp({
     config,
+    services,
     db: counted.db,
     clock: systemClock,
     secrets,

@@ -1,21 +1,21 @@
 import closeWithGrace from 'close-with-grace';
 import type { FastifyBaseLogger } from 'fastify';
-import { buildApp, createRail, createServices } from './app.ts';
+import { buildApp } from './app.ts';
+import { createBackgroundWorkers } from './background-workers.ts';
 import { type Config, ConfigError, loadConfig } from './config/config.ts';
 import { createDb } from './db/create-db.ts';
 import { migrate } from './db/migrate.ts';
-import { createStatusQueryWorker } from './modules/transfers/outbound/status-query-worker.ts';
 import { type DemoClient, ensureDemoClient } from './sandbox/demo-client.ts';
 import { resolveSecrets } from './sandbox/secrets.ts';
+import { createServices } from './services.ts';
 import { systemClock } from './shared/clock.ts';
-import { createConfiguredWebhookWorker } from './webhooks/webhook-worker.ts';
 
-/** Process entry: config, database, migrations, app, listen; closes cleanly on SIGTERM/SIGINT. */
+/** Process entry: config, database, migrations, services, app, listen; closes on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const secrets = await resolveSecrets(config);
   // Broken connections (a database restart) are reported through the app's logger once it exists.
-  let log: Pick<FastifyBaseLogger, 'warn'> | undefined;
+  let log: Pick<FastifyBaseLogger, 'warn' | 'info'> | undefined;
   const db = await createDb(config, {
     onConnectionError: (error, unreported) =>
       log?.warn(
@@ -24,40 +24,31 @@ async function main(): Promise<void> {
       ),
   });
   await migrate(db);
-  // One rail for the API and the status-query worker: the sandbox simulator remembers sessions.
-  const rail = createRail(config, systemClock, db);
+  const services = createServices({ config, db, clock: systemClock, secrets });
   const app = await buildApp({
     config,
+    services,
     db,
     clock: systemClock,
     secrets,
-    rail,
     logger: {
       level: config.logLevel,
       redact: ['req.headers.authorization', 'req.headers.clientid', 'req.body'],
     },
   });
   log = app.log;
-  const worker = config.webhooks.workerEnabled
-    ? createConfiguredWebhookWorker(
-        config,
-        db,
-        systemClock,
-        (error: unknown, failedRounds?: number) =>
-          app.log.warn({ err: error, failedRounds }, 'webhook delivery round failed'),
-      )
-    : undefined;
-  const services = createServices({ config, db, clock: systemClock, secrets, rail });
-  const statusQueries = createStatusQueryWorker({
+  const workers = createBackgroundWorkers({
+    config,
     db,
     clock: systemClock,
-    settlement: services.transferService.settlement,
-    batchSize: 16,
-    pollIntervalMs: 1000,
-    claimSeconds: 60,
-    // The poll loop reports a run of failed rounds once a minute, with how many failed in a row.
-    onError: (error: unknown, failedRounds?: number) =>
-      app.log.warn({ err: error, failedRounds }, 'status query round failed'),
+    services,
+    // A run of failed rounds is reported once a minute, with how many failed in a row.
+    report: {
+      onError: (worker, error, failedRounds) =>
+        app.log.warn({ err: error, worker, failedRounds }, 'background round failed'),
+      onRecovered: (worker, failedRounds) =>
+        app.log.info({ worker, failedRounds }, 'background worker recovered'),
+    },
   });
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err !== undefined) {
@@ -66,13 +57,11 @@ async function main(): Promise<void> {
       app.log.info({ signal }, 'shutting down');
     }
     await app.close();
-    await worker?.stop();
-    await statusQueries.stop();
+    await workers.stop();
     await db.close();
   });
   await app.listen({ port: config.port, host: config.host });
-  worker?.start();
-  statusQueries.start();
+  workers.start();
   if (config.ibsEnv === 'sandbox') {
     const { demo, created } = await ensureDemoClient({
       dataDir: config.dataDir,

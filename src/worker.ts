@@ -1,14 +1,16 @@
 import closeWithGrace from 'close-with-grace';
+import { ALL_WORKERS, createBackgroundWorkers } from './background-workers.ts';
 import { ConfigError, loadConfig } from './config/config.ts';
 import { createDb } from './db/create-db.ts';
 import { migrate } from './db/migrate.ts';
+import { resolveSecrets } from './sandbox/secrets.ts';
+import { createServices } from './services.ts';
 import { systemClock } from './shared/clock.ts';
-import { createConfiguredWebhookWorker } from './webhooks/webhook-worker.ts';
 
 /**
- * The webhook delivery worker as its own process, for larger set-ups: run as many as needed
- * against one PostgreSQL (they claim disjoint events). Embedded PGlite is one process, so there
- * the worker runs inside the server instead.
+ * Every background worker the server runs (status queries of NIP transfers, webhook delivery) as
+ * a process of its own, for larger set-ups: run as many as needed against one PostgreSQL (they
+ * claim disjoint work). Embedded PGlite is one process, so there the workers run in the server.
  */
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -38,20 +40,32 @@ async function main(): Promise<void> {
       log('warn', 'database connection lost', { err: String(error), unreported }),
   });
   await migrate(db);
-  const worker = createConfiguredWebhookWorker(
+  // The same service graph as the server's, so a status query settles exactly as the API does.
+  const services = createServices({
     config,
     db,
-    systemClock,
-    (error: unknown, failedRounds?: number) =>
-      log('warn', 'webhook delivery round failed', { err: String(error), failedRounds }),
-  );
+    clock: systemClock,
+    secrets: await resolveSecrets(config),
+  });
+  const workers = createBackgroundWorkers({
+    config,
+    db,
+    clock: systemClock,
+    services,
+    report: {
+      onError: (worker, error, failedRounds) =>
+        log('warn', 'background round failed', { worker, err: String(error), failedRounds }),
+      onRecovered: (worker, failedRounds) =>
+        log('info', 'background worker recovered', { worker, failedRounds }),
+    },
+  });
   closeWithGrace({ delay: 30_000 }, async ({ signal }) => {
     log('info', 'worker shutting down', { signal });
-    await worker.stop();
+    await workers.stop();
     await db.close();
   });
-  worker.start();
-  log('info', 'webhook worker started');
+  const started = workers.start(ALL_WORKERS);
+  log('info', 'background workers started', { workers: started });
 }
 
 await main();

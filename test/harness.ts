@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp, createRail, createServices, type Secrets } from '../src/app.ts';
-import { type Config, loadConfig } from '../src/config/config.ts';
+import { buildApp } from '../src/app.ts';
+import { type Config, loadConfig, type Secrets } from '../src/config/config.ts';
 import type { Db } from '../src/db/db.ts';
 import type { Rail } from '../src/rails/rail.ts';
+import { createServices, type Services } from '../src/services.ts';
 import { ManualClock } from '../src/shared/clock.ts';
 import { createTestDb } from './test-db.ts';
 
@@ -18,7 +19,7 @@ export interface TestApp {
   readonly db: Db;
   readonly clock: ManualClock;
   readonly config: Config;
-  readonly services: ReturnType<typeof createServices>;
+  readonly services: Services;
   close(): Promise<void>;
 }
 
@@ -37,22 +38,22 @@ export async function buildTestApp(
   );
   const config = loadConfig({ PUBLIC_BASE_URL: TEST_BASE_URL, ...env });
   const clock = new ManualClock(options.clockStart ?? new Date('2026-03-02T09:00:00.000Z'));
-  // One rail for the app and the services a test drives directly: the simulator keeps sessions.
-  const deps = {
+  // One service graph for the app and the services a test drives directly.
+  const services = createServices({
     config,
     db: testDb.db,
     clock,
     secrets: TEST_SECRETS,
-    rail: options.rail?.(config, clock, testDb.db) ?? createRail(config, clock, testDb.db),
-  };
-  const app = await buildApp(deps);
+    ...(options.rail === undefined ? {} : { rail: options.rail(config, clock, testDb.db) }),
+  });
+  const app = await buildApp({ config, services, db: testDb.db, clock, secrets: TEST_SECRETS });
   await app.ready();
   return {
     app,
     db: testDb.db,
     clock,
     config,
-    services: createServices(deps),
+    services,
     async close() {
       await app.close();
       await testDb.close();

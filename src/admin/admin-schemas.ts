@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { AccountSchema } from '../modules/accounts/account-schemas.ts';
+import { AccountSchema } from '../modules/accounts/index.ts';
 
 export const CreateClientBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 120, pattern: '\\S' }),

@@ -1,5 +1,11 @@
-import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '../webhooks/delivery-policy.ts';
-import { type EnvReader, readEnvBoolean, readEnvInt, readEnvString } from './env-reader.ts';
+import { nairaTextToKobo } from '../shared/money.ts';
+import {
+  type EnvReader,
+  readEnvBoolean,
+  readEnvInt,
+  readEnvNaira,
+  readEnvString,
+} from './env-reader.ts';
 import { type IdentityConfig, readIdentityConfig } from './identity-config.ts';
 import { type KycLimits, readKycLimits } from './kyc-limits.ts';
 
@@ -56,7 +62,27 @@ export interface TransferConfig {
   /** A status query's "no record" (25) is final only for a transfer at least this old. */
   readonly statusQueryNotFoundGraceSeconds: number;
   readonly nipSimulatorLatencyMs: number;
+  readonly statusQueryWorker: StatusQueryWorkerConfig;
 }
+
+/** The worker that settles Processing NIP transfers by status query. */
+export interface StatusQueryWorkerConfig {
+  /** Run it inside the server process (the default); `npm run worker` runs it either way. */
+  readonly enabled: boolean;
+  readonly batchSize: number;
+  readonly pollIntervalMs: number;
+  /** How long a claimed transfer is hidden from other workers while the rail is asked. */
+  readonly claimSeconds: number;
+}
+
+/**
+ * Webhook retry delays after each failed attempt, in seconds: the Standard Webhooks schedule
+ * (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h). After the last, the event fails and
+ * waits for a replay.
+ */
+export const DEFAULT_RETRY_SCHEDULE_SECONDS: readonly number[] = [
+  5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400,
+];
 
 /** How long the HTTP server waits for clients; a slow or silent client cannot hold a socket. */
 export interface HttpServerConfig {
@@ -83,6 +109,12 @@ export interface WebhookConfig {
   readonly allowLoopback: boolean;
   readonly allowPrivateNetworks: boolean;
   readonly secretRotationGraceSeconds: number;
+}
+
+/** The secrets a process runs with: from the environment, or generated once in sandbox. */
+export interface Secrets {
+  readonly adminToken: string;
+  readonly tokenSigningSecret: string;
 }
 
 export class ConfigError extends Error {
@@ -127,14 +159,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       min: 300,
       max: 365 * 86400,
     }),
-    maxAmountKobo: BigInt(readEnvInt(read, 'MAX_AMOUNT_NAIRA', { fallback: 1e9, min: 1 })) * 100n,
+    maxAmountKobo: readEnvNaira(read, 'MAX_AMOUNT_NAIRA', { fallback: '1000000000', min: 100n }),
     stampDutyKobo: BigInt(readEnvInt(read, 'STAMP_DUTY_KOBO', { fallback: 5000, min: 0 })),
     stampDutyThresholdKobo: BigInt(
       readEnvInt(read, 'STAMP_DUTY_THRESHOLD_KOBO', { fallback: 1_000_000, min: 0 }),
     ),
-    sandboxDemoBalanceKobo:
-      BigInt(readEnvInt(read, 'SANDBOX_DEMO_BALANCE_NAIRA', { fallback: 1_000_000, min: 0 })) *
-      100n,
+    sandboxDemoBalanceKobo: readEnvNaira(read, 'SANDBOX_DEMO_BALANCE_NAIRA', {
+      fallback: '1000000',
+    }),
     logLevel: readEnvString(read, 'LOG_LEVEL', { fallback: 'info' }) ?? 'info',
     http: readHttpServerConfig(read),
     webhooks: readWebhookConfig(read, production),
@@ -227,15 +259,15 @@ function readSchedule(
 }
 
 function readTransferConfig(read: EnvReader): TransferConfig {
-  const naira = (name: string, fallback: number) =>
-    BigInt(readEnvInt(read, name, { fallback, min: 1 })) * 100n;
+  const naira = (name: string, fallback: string) =>
+    readEnvNaira(read, name, { fallback, min: 100n });
   return Object.freeze({
     nipFeeTiers: readFeeTiers(read),
     vatBasisPoints: BigInt(
       readEnvInt(read, 'VAT_BASIS_POINTS', { fallback: 750, min: 0, max: 10_000 }),
     ),
-    perTransferLimitKobo: naira('TRANSFER_LIMIT_PER_TRANSACTION_NAIRA', 5_000_000),
-    dailyLimitKobo: naira('TRANSFER_LIMIT_DAILY_NAIRA', 25_000_000),
+    perTransferLimitKobo: naira('TRANSFER_LIMIT_PER_TRANSACTION_NAIRA', '5000000'),
+    dailyLimitKobo: naira('TRANSFER_LIMIT_DAILY_NAIRA', '25000000'),
     limitsByKycLevel: readKycLimits(read),
     nameEnquiryTtlSeconds: readEnvInt(read, 'NAME_ENQUIRY_TTL_SECONDS', {
       fallback: 1800,
@@ -257,6 +289,20 @@ function readTransferConfig(read: EnvReader): TransferConfig {
       min: 0,
       max: 10_000,
     }),
+    statusQueryWorker: Object.freeze({
+      enabled: readEnvBoolean(read, 'STATUS_QUERY_WORKER_ENABLED', true),
+      batchSize: readEnvInt(read, 'STATUS_QUERY_BATCH_SIZE', { fallback: 16, min: 1, max: 1000 }),
+      pollIntervalMs: readEnvInt(read, 'STATUS_QUERY_POLL_INTERVAL_MS', {
+        fallback: 1000,
+        min: 10,
+        max: 60_000,
+      }),
+      claimSeconds: readEnvInt(read, 'STATUS_QUERY_CLAIM_SECONDS', {
+        fallback: 60,
+        min: 5,
+        max: 3600,
+      }),
+    }),
   });
 }
 
@@ -265,14 +311,12 @@ function readFeeTiers(read: EnvReader): readonly FeeTier[] {
   const raw = readEnvString(read, 'NIP_FEE_SCHEDULE', { fallback: '5000:10,50000:25,*:50' }) ?? '';
   const tiers = raw.split(',').map((tier) => {
     const [upTo = '', fee = ''] = tier.split(':').map((part) => part.trim());
-    if (!(upTo === '*' || /^\d+$/.test(upTo)) || !/^\d+(\.\d{1,2})?$/.test(fee)) {
+    const upToKobo = upTo === '*' ? undefined : nairaTextToKobo(upTo);
+    const feeKobo = nairaTextToKobo(fee);
+    if ((upTo !== '*' && upToKobo === undefined) || feeKobo === undefined) {
       return undefined;
     }
-    const [whole = '0', fraction = ''] = fee.split('.');
-    return {
-      upToKobo: upTo === '*' ? undefined : BigInt(upTo) * 100n,
-      feeKobo: BigInt(whole) * 100n + BigInt(fraction.padEnd(2, '0')),
-    };
+    return { upToKobo, feeKobo };
   });
   if (tiers.some((tier) => tier === undefined) || tiers.at(-1)?.upToKobo !== undefined) {
     read.problems.push(`NIP_FEE_SCHEDULE must be "naira:fee,...,*:fee", got "${raw}"`);

@@ -1,3 +1,5 @@
+import { type Kobo, nairaTextToKobo } from '../shared/money.ts';
+
 /** Collects every configuration problem so the operator sees them all at once. */
 export interface EnvReader {
   readonly env: NodeJS.ProcessEnv;
@@ -58,4 +60,22 @@ export function readEnvBoolean(read: EnvReader, name: string, fallback: boolean)
   }
   read.problems.push(`${name} must be true or false, got "${raw}"`);
   return fallback;
+}
+
+/** A naira amount (at most two decimals) read through the money codec, as kobo. */
+export function readEnvNaira(
+  read: EnvReader,
+  name: string,
+  options: { readonly fallback: string; readonly min?: Kobo },
+): Kobo {
+  const raw = readEnvString(read, name, {}) ?? options.fallback;
+  const kobo = nairaTextToKobo(raw);
+  const min = options.min ?? 0n;
+  if (kobo === undefined || kobo < min) {
+    read.problems.push(
+      `${name} must be naira (at most 2 decimals) of at least ${min / 100n}, got "${raw}"`,
+    );
+    return nairaTextToKobo(options.fallback) ?? 0n;
+  }
+  return kobo;
 }

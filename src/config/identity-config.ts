@@ -1,3 +1,4 @@
+import { nairaTextToKobo } from '../shared/money.ts';
 import { type EnvReader, readEnvInt, readEnvString } from './env-reader.ts';
 
 export interface IdentityConfig {
@@ -34,16 +35,17 @@ export function readIdentityConfig(read: EnvReader): IdentityConfig {
 function readFees(read: EnvReader): Record<string, bigint> {
   const fees: Record<string, bigint> = {};
   for (const [type, naira] of Object.entries(DEFAULT_FEES_NAIRA)) {
-    fees[type] = BigInt(naira) * 100n;
+    fees[type] = nairaTextToKobo(String(naira)) ?? 0n;
   }
   const raw = readEnvString(read, 'IDENTITY_FEES_NAIRA', {});
   for (const item of raw === undefined ? [] : raw.split(',')) {
     const [type = '', naira = ''] = item.split(':').map((part) => part.trim());
-    if (!(type in DEFAULT_FEES_NAIRA) || !/^\d{1,6}$/.test(naira)) {
+    const kobo = nairaTextToKobo(naira);
+    if (!(type in DEFAULT_FEES_NAIRA) || kobo === undefined || naira.length > 9) {
       read.problems.push(`IDENTITY_FEES_NAIRA must look like "BVN:25,CAC:100", got "${raw}"`);
       break;
     }
-    fees[type] = BigInt(naira) * 100n;
+    fees[type] = kobo;
   }
   return fees;
 }

@@ -1,3 +1,4 @@
+import { nairaTextToKobo } from '../shared/money.ts';
 import { type EnvReader, readEnvString } from './env-reader.ts';
 
 /** Transfer limits for one KYC level, kobo; the general limits still apply on top. */
@@ -30,8 +31,8 @@ export function readKycLimits(read: EnvReader): ReadonlyMap<string, KycLimits> {
     }
     const [, level = '', perTransfer = '0', daily = '0'] = match;
     limits.set(level, {
-      perTransferKobo: BigInt(perTransfer) * 100n,
-      dailyKobo: BigInt(daily) * 100n,
+      perTransferKobo: nairaTextToKobo(perTransfer) ?? 0n,
+      dailyKobo: nairaTextToKobo(daily) ?? 0n,
     });
   }
   return limits;

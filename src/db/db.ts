@@ -43,11 +43,3 @@ export function sqlState(error: unknown): string | undefined {
   }
   return undefined;
 }
-
-export function constraintName(error: unknown): string | undefined {
-  if (typeof error === 'object' && error !== null && 'constraint' in error) {
-    const name = (error as { constraint: unknown }).constraint;
-    return typeof name === 'string' ? name : undefined;
-  }
-  return undefined;
-}

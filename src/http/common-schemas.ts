@@ -76,8 +76,6 @@ export const MetadataSchema = Type.Record(Type.String(), Type.Unknown(), {
   description: 'Free key-value pairs (at most 50 keys of up to 100 characters, 8 KB as JSON).',
 });
 
-export const ObjectIdSchema = Type.String({ pattern: '^[0-9a-f]{24}$' });
-
 /** Errors every authenticated route can answer, for the OpenAPI document. */
 export const AUTHENTICATED_ERROR_RESPONSES = {
   400: ErrorSchema,

@@ -3,6 +3,9 @@ import { AppError } from '../errors/app-error.ts';
 import type { Kobo } from '../shared/money.ts';
 import { assertBalanced, type Journal } from './journal.ts';
 import * as ledgerRepository from './ledger-repository.ts';
+import { readStatementPage, type StatementFilter } from './statement-repository.ts';
+
+export type { StatementFilter };
 
 /** SQLSTATE raised by the ledger functions when a debit would overdraw an account. */
 const INSUFFICIENT_FUNDS_SQLSTATE = 'OIB01';
@@ -14,6 +17,19 @@ const INSUFFICIENT_FUNDS_SQLSTATE = 'OIB01';
 export async function post(tx: Queryable, journal: Journal): Promise<void> {
   assertBalanced(journal);
   await translateLedgerErrors(() => ledgerRepository.postJournal(tx, journal));
+}
+
+/** Opens a customer's ledger account (balance zero) under the id of the account it backs. */
+export async function openAccount(
+  tx: Queryable,
+  account: { id: string; name: string; createdAt: Date },
+): Promise<void> {
+  await ledgerRepository.insertLedgerAccount(tx, { ...account, kind: 'customer' });
+}
+
+/** A page of an account's entries, newest first, with the running balance after each. */
+export function readStatement(db: Queryable, filter: StatementFilter) {
+  return readStatementPage(db, filter);
 }
 
 /** Reserves funds for a two-phase transfer; available balance drops, book balance does not. */

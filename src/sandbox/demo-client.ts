@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ClientService } from '../modules/clients/client-service.ts';
+import type { ClientService } from '../modules/clients/index.ts';
 import { isNipSimulator } from '../rails/nip/nip-simulator.ts';
 import type { Rail } from '../rails/rail.ts';
 import { invariant } from '../shared/invariant.ts';

@@ -1,7 +1,6 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Secrets } from '../app.ts';
-import type { Config } from '../config/config.ts';
+import type { Config, Secrets } from '../config/config.ts';
 import { newSecretToken } from '../shared/ids.ts';
 
 const SECRETS_FILE = 'sandbox-secrets.json';

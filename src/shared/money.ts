@@ -25,11 +25,10 @@ export function parseNaira(value: unknown, maxKobo: Kobo): NairaParseResult {
   if (text.startsWith('-')) {
     return { ok: false, reason: 'not_positive' };
   }
-  const match = NAIRA_PATTERN.exec(text);
-  if (match === null) {
+  const kobo = nairaTextToKobo(text);
+  if (kobo === undefined) {
     return { ok: false, reason: /^\d+\.\d{3,}$/.test(text) ? 'too_many_decimals' : 'not_a_number' };
   }
-  const kobo = BigInt(match[1] ?? '0') * 100n + BigInt((match[2] ?? '').padEnd(2, '0'));
   if (kobo <= 0n) {
     return { ok: false, reason: 'not_positive' };
   }
@@ -37,6 +36,17 @@ export function parseNaira(value: unknown, maxKobo: Kobo): NairaParseResult {
     return { ok: false, reason: 'too_large' };
   }
   return { ok: true, kobo };
+}
+
+/**
+ * Naira written as a plain decimal with at most two decimals ("1500", "1500.5", "0"): kobo, or
+ * undefined for anything else. The wire codec above and the configuration both read through it.
+ */
+export function nairaTextToKobo(text: string): Kobo | undefined {
+  const match = NAIRA_PATTERN.exec(text);
+  return match === null
+    ? undefined
+    : BigInt(match[1] ?? '0') * 100n + BigInt((match[2] ?? '').padEnd(2, '0'));
 }
 
 function nairaText(value: unknown): string | undefined {

@@ -9,7 +9,7 @@ import {
 } from '../../test/factories.ts';
 import { buildTestApp, type TestApp } from '../../test/harness.ts';
 import { WebhookReceiver } from '../../test/webhook-receiver.ts';
-import { DEFAULT_RETRY_SCHEDULE_SECONDS } from './delivery-policy.ts';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '../config/config.ts';
 import { createDeliveryWorker, type DeliveryWorker } from './delivery-worker.ts';
 import { createHttpSender, type WebhookSender } from './http-sender.ts';
 

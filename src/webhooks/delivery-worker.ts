@@ -1,6 +1,6 @@
 import type { Db } from '../db/db.ts';
 import type { Clock } from '../shared/clock.ts';
-import { createPollLoop } from '../workers/poll-loop.ts';
+import { createPollLoop, type PollLoopOptions } from '../shared/poll-loop.ts';
 import { nextAttemptAt, verdictFor } from './delivery-policy.ts';
 import {
   disableEndpoint,
@@ -21,7 +21,9 @@ export interface DeliveryWorkerDeps {
   readonly timeoutMs: number;
   readonly batchSize: number;
   readonly pollIntervalMs: number;
-  readonly onError?: (error: unknown) => void;
+  /** Failed rounds are reported (throttled) and recoveries told, as the poll loop does. */
+  readonly onError?: PollLoopOptions['onError'];
+  readonly onRecovered?: PollLoopOptions['onRecovered'];
 }
 
 // A claim outlives the slowest possible attempt by this much, so no second worker can start

@@ -329,7 +329,7 @@ describe('transfers under concurrency (PostgreSQL)', () => {
       const worker = createStatusQueryWorker({
         db: testApp.db,
         clock: testApp.clock,
-        settlement: testApp.services.transferService.settlement,
+        outbound: testApp.services.outboundTransfers,
         batchSize: 200,
         pollIntervalMs: 1000,
         claimSeconds: 60,

@@ -1,16 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { OAuthAppRecord } from '../../auth/oauth-app-repository.ts';
+import type { OAuthAppRecord } from '../../auth/app-registration.ts';
 import { ErrorSchema, envelopeSchema, IdParams } from '../../http/common-schemas.ts';
 import { ok } from '../../http/envelope.ts';
-import type { Account } from '../../modules/accounts/account.ts';
-import { accountView } from '../../modules/accounts/account-view.ts';
-import type { ClientRecord } from '../../modules/clients/client-repository.ts';
+import { type Account, accountView } from '../../modules/accounts/index.ts';
+import type { ClientRecord, ClientService } from '../../modules/clients/index.ts';
 import { AppSchema, ClientSchema, CreateClientBody, RegisterAppBody } from '../admin-schemas.ts';
-import type { AdminRoutesOptions } from './index.ts';
 
 const errors = { 400: ErrorSchema, 401: ErrorSchema };
 
-export const clientRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (
+export interface ClientRoutesOptions {
+  readonly clientService: ClientService;
+  readonly institutionCode: string;
+}
+
+export const clientRoutes: FastifyPluginAsyncTypebox<ClientRoutesOptions> = async (
   app,
   { clientService, institutionCode },
 ) => {

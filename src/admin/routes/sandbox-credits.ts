@@ -4,10 +4,11 @@ import { AppError } from '../../errors/app-error.ts';
 import { parseAmount } from '../../http/amount.ts';
 import { ErrorSchema, envelopeSchema } from '../../http/common-schemas.ts';
 import { ok } from '../../http/envelope.ts';
-import { transferView } from '../../modules/transfers/transfer-view.ts';
+import { type InboundCreditService, transferView } from '../../modules/transfers/index.ts';
+import type { NipSimulator } from '../../rails/nip/nip-simulator.ts';
 import { invariant } from '../../shared/invariant.ts';
+import type { Kobo } from '../../shared/money.ts';
 import { SandboxCreditBody } from '../admin-schemas.ts';
-import type { AdminRoutesOptions } from './index.ts';
 
 const SANDBOX_SENDER = {
   name: 'SANDBOX SENDER',
@@ -19,7 +20,14 @@ const SANDBOX_SENDER = {
  * POST /admin/sandbox/credits: another bank sends money over the simulated NIP network, which
  * delivers it the way every inbound credit arrives (rail → inbound credit service).
  */
-export const sandboxCreditRoute: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (
+export interface SandboxCreditRouteOptions {
+  readonly inboundCredits: Pick<InboundCreditService, 'find'>;
+  /** The simulated NIP network in sandbox; undefined in production. */
+  readonly sandboxNetwork: NipSimulator | undefined;
+  readonly maxAmountKobo: Kobo;
+}
+
+export const sandboxCreditRoute: FastifyPluginAsyncTypebox<SandboxCreditRouteOptions> = async (
   app,
   { inboundCredits, sandboxNetwork, maxAmountKobo },
 ) => {

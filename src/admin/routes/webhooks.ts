@@ -8,19 +8,25 @@ import {
 } from '../../http/common-schemas.ts';
 import { parseDateRange } from '../../http/date-range.ts';
 import { ok, paged } from '../../http/envelope.ts';
+import type { ClientService } from '../../modules/clients/index.ts';
 import {
   ListDeliveriesQuery,
   ReplayBody,
   ReplayResultSchema,
   WebhookDeliverySchema,
 } from '../../webhooks/webhook-schemas.ts';
+import type { WebhookService } from '../../webhooks/webhook-service.ts';
 import { webhookDeliveryView } from '../../webhooks/webhook-view.ts';
-import type { AdminRoutesOptions } from './index.ts';
 
 const errors = { 400: ErrorSchema, 401: ErrorSchema };
 
 /** Operators set a client's webhook URL and inspect or replay its deliveries. */
-export const adminWebhookRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (
+export interface AdminWebhookRoutesOptions {
+  readonly clientService: Pick<ClientService, 'getClient'>;
+  readonly webhookService: WebhookService;
+}
+
+export const adminWebhookRoutes: FastifyPluginAsyncTypebox<AdminWebhookRoutesOptions> = async (
   app,
   { clientService, webhookService },
 ) => {

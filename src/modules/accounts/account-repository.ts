@@ -48,7 +48,7 @@ const SELECT_ACCOUNT = `
          a.holder_type, a.phone_number, a.email_address, a.identity_type,
          a.identity_verification_id, a.director_verification_ids, a.auto_sweep,
          a.auto_sweep_details, a.request_hash, a.created_at, a.updated_at
-    FROM accounts a JOIN ledger_accounts l ON l.id = a.id`;
+    FROM accounts a JOIN ledger_account_balances l ON l.account_id = a.id`;
 
 function toAccount(row: AccountRow): Account {
   return {

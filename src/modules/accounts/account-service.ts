@@ -2,11 +2,10 @@ import type { Principal } from '../../auth/principal.ts';
 import type { Db, Queryable } from '../../db/db.ts';
 import { AppError, recordNotFound } from '../../errors/app-error.ts';
 import type { DateRange } from '../../http/date-range.ts';
-import * as ledgerRepository from '../../ledger/ledger-repository.ts';
+import * as ledger from '../../ledger/ledger-service.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { isObjectId, newObjectId } from '../../shared/ids.ts';
 import { nubanFromSerial } from '../../shared/nuban.ts';
-import { findClient } from '../clients/client-repository.ts';
 import {
   type Account,
   type AccountType,
@@ -15,12 +14,13 @@ import {
 } from './account.ts';
 import type { NewSubAccount } from './account-repository.ts';
 import * as accountRepository from './account-repository.ts';
-import * as statementRepository from './statement-repository.ts';
+import type { ClientNames } from './ports.ts';
 
 export interface AccountServiceDeps {
   readonly db: Db;
   readonly clock: Clock;
   readonly institutionCode: string;
+  readonly clientNames: ClientNames;
 }
 
 export interface OpenAccountRequest {
@@ -46,12 +46,7 @@ export function createAccountService(deps: AccountServiceDeps) {
     const id = newObjectId(deps.clock);
     const now = deps.clock.now();
     const serial = await accountRepository.nextAccountSerial(tx);
-    await ledgerRepository.insertLedgerAccount(tx, {
-      id,
-      kind: 'customer',
-      name: request.accountName,
-      createdAt: now,
-    });
+    await ledger.openAccount(tx, { id, name: request.accountName, createdAt: now });
     const inserted = await accountRepository.insertAccount(tx, {
       id,
       clientId: request.clientId,
@@ -77,7 +72,10 @@ export function createAccountService(deps: AccountServiceDeps) {
   ): Promise<Account> {
     const metadata = parseMetadata(body.metadata);
     const accountId = await deps.db.transaction(async (tx) => {
-      const clientName = await findClientName(tx, principal.clientId);
+      const clientName = (await deps.clientNames.nameOf(tx, principal.clientId))?.toUpperCase();
+      if (clientName === undefined) {
+        throw new AppError('FORBIDDEN');
+      }
       const suffix = body.suffix?.trim();
       return openAccount(tx, {
         clientId: principal.clientId,
@@ -138,7 +136,7 @@ export function createAccountService(deps: AccountServiceDeps) {
     query: { range: DateRange; type?: 'Credit' | 'Debit'; page: number; limit: number },
   ) {
     const account = await getAccount(principal, accountId);
-    return statementRepository.readStatementPage(deps.db, {
+    return ledger.readStatement(deps.db, {
       accountId: account.id,
       credits: query.type === undefined ? undefined : query.type === 'Credit',
       from: query.range.from,
@@ -163,14 +161,6 @@ export type AccountService = ReturnType<typeof createAccountService>;
 /** Another request took this externalReference first (unique per client). */
 export class ExternalReferenceTaken extends Error {
   override readonly name = 'ExternalReferenceTaken';
-}
-
-async function findClientName(tx: Queryable, clientId: string): Promise<string> {
-  const client = await findClient(tx, clientId);
-  if (client === undefined) {
-    throw new AppError('FORBIDDEN');
-  }
-  return client.name.toUpperCase();
 }
 
 /** Metadata is an object (client-input.ts already decoded a JSON-encoded one) of limited size. */

@@ -1,5 +1,5 @@
+import type { StatementEntry } from '../../ledger/statement-repository.ts';
 import { koboToNaira } from '../../shared/money.ts';
-import type { StatementEntry } from './statement-repository.ts';
 
 export interface StatementRowView {
   entryNumber: number;

@@ -1,17 +1,19 @@
-import type { Static } from 'typebox';
 import type { Principal } from '../../auth/principal.ts';
 import { type Db, sqlState, UNIQUE_VIOLATION } from '../../db/db.ts';
 import { AppError } from '../../errors/app-error.ts';
-import { parseAmount } from '../../http/amount.ts';
 import type { Clock } from '../../shared/clock.ts';
-import { canonicalJson, sha256Hex } from '../../shared/hashing.ts';
 import type { DestinationPolicy } from '../../webhooks/destination-guard.ts';
 import { checkDestination } from '../../webhooks/webhook-service.ts';
-import type { IdentityProof } from '../identity/identity-proof.ts';
 import type { Account, AutoSweep } from './account.ts';
+import { findSweepDestination } from './account-checks.ts';
 import * as accountRepository from './account-repository.ts';
 import { type AccountService, ExternalReferenceTaken, parseMetadata } from './account-service.ts';
-import type { CreateSubAccountBody, UpdateSubAccountBody } from './sub-account-schemas.ts';
+import type { IdentityProof } from './ports.ts';
+import type {
+  AutoSweepRequest,
+  CreateSubAccountRequest,
+  UpdateSubAccountRequest,
+} from './sub-account-request.ts';
 
 export interface SubAccountServiceDeps {
   readonly db: Db;
@@ -19,19 +21,19 @@ export interface SubAccountServiceDeps {
   readonly accounts: AccountService;
   readonly proof: IdentityProof;
   readonly callbackPolicy: DestinationPolicy;
-  readonly maxAmountKobo: bigint;
 }
-
-type CreateBody = Static<typeof CreateSubAccountBody>;
-type UpdateBody = Static<typeof UpdateSubAccountBody>;
 
 /**
  * Sub-accounts for a client's verified customers. `externalReference` is the client's key: the
  * same body replays the account it created, another body is 409, enforced by a unique index.
  */
 export function createSubAccountService(deps: SubAccountServiceDeps) {
-  async function create(principal: Principal, body: CreateBody): Promise<Account> {
-    const requestHash = sha256Hex(canonicalJson(body));
+  /** `requestHash` fingerprints the body as the client sent it: the same body replays. */
+  async function create(
+    principal: Principal,
+    body: CreateSubAccountRequest,
+    requestHash: string,
+  ): Promise<Account> {
     const earlier = await replayOrRefuse(principal, body.externalReference, requestHash);
     if (earlier !== undefined) {
       return earlier;
@@ -84,7 +86,7 @@ export function createSubAccountService(deps: SubAccountServiceDeps) {
     return deps.accounts.getAccount(principal, accountId);
   }
 
-  async function update(principal: Principal, accountId: string, body: UpdateBody) {
+  async function update(principal: Principal, accountId: string, body: UpdateSubAccountRequest) {
     const account = await deps.accounts.getAccount(principal, accountId);
     if (!account.isSubAccount || account.holder === null) {
       throw new AppError('VALIDATION_ERROR', 'Only sub-accounts are updated here.');
@@ -139,7 +141,7 @@ export function createSubAccountService(deps: SubAccountServiceDeps) {
   /** The settings after this request: given details replace the old, `autoSweep` toggles them. */
   async function autoSweepFor(
     principal: Principal,
-    body: Pick<UpdateBody, 'autoSweep' | 'autoSweepDetails'>,
+    body: { autoSweep?: boolean; autoSweepDetails?: AutoSweepRequest },
     account: Account | undefined,
   ): Promise<AutoSweep | null> {
     const details = body.autoSweepDetails;
@@ -152,16 +154,12 @@ export function createSubAccountService(deps: SubAccountServiceDeps) {
       }
       return current === null ? null : { ...current, enabled: body.autoSweep ?? current.enabled };
     }
-    const destination = await accountRepository.findAccountByNumber(
+    const destination = await findSweepDestination(
       deps.db,
+      { clientId: principal.clientId, ...(account === undefined ? {} : { id: account.id }) },
       details.destinationAccountNumber,
     );
-    if (
-      destination === undefined ||
-      destination.clientId !== principal.clientId ||
-      destination.status !== 'Active' ||
-      destination.id === account?.id
-    ) {
+    if (destination === undefined) {
       throw new AppError(
         'VALIDATION_ERROR',
         'autoSweepDetails.destinationAccountNumber must be another Active account of yours.',
@@ -170,15 +168,8 @@ export function createSubAccountService(deps: SubAccountServiceDeps) {
     return {
       enabled: body.autoSweep ?? current?.enabled ?? true,
       destinationAccountNumber: destination.accountNumber,
-      retainKobo:
-        (details.retainAmount ?? 0) === 0
-          ? 0n
-          : parseAmount(details.retainAmount, deps.maxAmountKobo, 'autoSweepDetails.retainAmount'),
-      minimumKobo: parseAmount(
-        details.minimumAmount ?? 1,
-        deps.maxAmountKobo,
-        'autoSweepDetails.minimumAmount',
-      ),
+      retainKobo: details.retainKobo,
+      minimumKobo: details.minimumKobo,
     };
   }
 
@@ -188,7 +179,7 @@ export function createSubAccountService(deps: SubAccountServiceDeps) {
 export type SubAccountService = ReturnType<typeof createSubAccountService>;
 
 /** Identity is fixed at creation: the same values are accepted (clients resend them), others not. */
-function refuseIdentityChange(account: Account, body: UpdateBody): void {
+function refuseIdentityChange(account: Account, body: UpdateSubAccountRequest): void {
   const holder = account.holder;
   const changed =
     (body.identityType !== undefined && body.identityType !== holder?.identityType) ||

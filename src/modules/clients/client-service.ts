@@ -1,14 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import type { OAuthAppRecord } from '../../auth/oauth-app-repository.ts';
-import * as apps from '../../auth/oauth-app-repository.ts';
-import { parsePublicKey } from '../../auth/public-keys.ts';
+import { registerOAuthApp } from '../../auth/app-registration.ts';
 import type { Db } from '../../db/db.ts';
 import { recordNotFound } from '../../errors/app-error.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { isObjectId, newObjectId } from '../../shared/ids.ts';
 import { invariant } from '../../shared/invariant.ts';
-import { findClientAccount } from '../accounts/account-repository.ts';
-import type { AccountService } from '../accounts/account-service.ts';
+import { type AccountService, type ClientNames, findClientAccount } from '../accounts/index.ts';
 import type { ClientRecord } from './client-repository.ts';
 import * as clients from './client-repository.ts';
 
@@ -61,31 +57,22 @@ export function createClientService(deps: ClientServiceDeps) {
     return client;
   }
 
-  /** Registers an app with its public key; the OAuth client id is 32 random hex characters. */
+  /** Registers an app with its public key (auth/app-registration.ts). */
   async function registerApp(clientId: string, input: { name: string; publicKey: string }) {
     const client = await getClient(clientId);
-    const key = parsePublicKey(input.publicKey, deps.minRsaKeyBits);
-    const app: OAuthAppRecord = {
-      id: newObjectId(deps.clock),
-      clientId: client.id,
-      oauthClientId: randomBytes(16).toString('hex'),
-      name: input.name.trim(),
-      createdAt: deps.clock.now(),
-    };
-    await deps.db.transaction(async (tx) => {
-      await apps.insertApp(tx, app);
-      await apps.insertAppKey(tx, {
-        id: newObjectId(deps.clock),
-        appId: app.id,
-        publicKeyPem: key.spkiPem,
-        algorithm: key.algorithm,
-        createdAt: app.createdAt,
-      });
-    });
-    return { app, algorithm: key.algorithm };
+    return deps.db.transaction((tx) =>
+      registerOAuthApp(tx, deps, { clientId: client.id, ...input }),
+    );
   }
 
   return { createClient, getClient, getClientWithMainAccount, registerApp };
 }
 
 export type ClientService = ReturnType<typeof createClientService>;
+
+/** The names that the accounts module puts on a client's own accounts. */
+export const clientNames: ClientNames = {
+  async nameOf(tx, clientId) {
+    return (await clients.findClient(tx, clientId))?.name;
+  },
+};

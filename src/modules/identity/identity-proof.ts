@@ -1,26 +1,9 @@
 import type { Principal } from '../../auth/principal.ts';
 import { AppError } from '../../errors/app-error.ts';
+import type { IdentityClaim, IdentityProof, ProvenHolder } from '../accounts/index.ts';
 import type { IdentityService } from './identity-service.ts';
 import type { Director, PersonRecord } from './providers/identity-bureau.ts';
 import type { Verification } from './verification.ts';
-
-/** Who a sub-account belongs to, as its verifications prove it. */
-export interface ProvenHolder {
-  readonly type: 'Individual' | 'Corporate';
-  readonly accountName: string;
-  readonly kycLevel: string;
-  readonly identityId: string;
-  readonly directorIdentityIds: readonly string[];
-}
-
-export interface IdentityClaim {
-  readonly identityType: string;
-  readonly identityNumber?: string;
-  readonly identityId?: string;
-  readonly otp?: string;
-  readonly companyName?: string;
-  readonly directorIdentityIds?: readonly string[];
-}
 
 const PERSON_TYPES = new Set(['BVN', 'NIN', 'vNIN', 'BVNUSSD']);
 
@@ -29,7 +12,7 @@ const PERSON_TYPES = new Set(['BVN', 'NIN', 'vNIN', 'BVNUSSD']);
  * (docs/api.md): '2' for a person verified by BVN or NIN, '3' for a company verified by CAC
  * with a validated director.
  */
-export function createIdentityProof(identity: IdentityService) {
+export function createIdentityProof(identity: IdentityService): IdentityProof {
   async function individual(principal: Principal, claim: IdentityClaim): Promise<ProvenHolder> {
     const verification = await validatedPerson(principal, claim.identityId, claim, claim.otp);
     const person = verification.record as PersonRecord;
@@ -132,8 +115,6 @@ export function createIdentityProof(identity: IdentityService) {
 
   return { individual, corporate };
 }
-
-export type IdentityProof = ReturnType<typeof createIdentityProof>;
 
 function notVerified(message: string): AppError {
   return new AppError('IDENTITY_NOT_VERIFIED', message);

@@ -3,13 +3,11 @@ import type { IdentityConfig } from '../../config/identity-config.ts';
 import type { Db } from '../../db/db.ts';
 import { AppError, recordNotFound } from '../../errors/app-error.ts';
 import type { ErrorCode } from '../../errors/error-codes.ts';
-import { GL_ACCOUNTS } from '../../ledger/gl-accounts.ts';
-import type { Posting } from '../../ledger/journal.ts';
+import { type Charges, chargePostings, feeWithVat } from '../../ledger/charges.ts';
 import * as ledger from '../../ledger/ledger-service.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { isObjectId, newObjectId } from '../../shared/ids.ts';
-import type { Kobo } from '../../shared/money.ts';
-import { findAccountByNumber } from '../accounts/account-repository.ts';
+import { findOwnActiveAccount } from '../accounts/index.ts';
 import { otpDigest, otpMatches } from './otp.ts';
 import type {
   CreditBureau,
@@ -62,13 +60,11 @@ export interface ValidateRequest {
 export function createIdentityService(deps: IdentityServiceDeps) {
   async function initiate(principal: Principal, request: InitiateRequest): Promise<Verification> {
     requireTypeFields(request);
-    const account = await findAccountByNumber(deps.db, request.debitAccountNumber);
-    if (account === undefined || account.clientId !== principal.clientId) {
-      throw recordNotFound();
-    }
-    if (account.status !== 'Active') {
-      throw new AppError('ACCOUNT_NOT_ACTIVE');
-    }
+    const account = await findOwnActiveAccount(
+      deps.db,
+      principal.clientId,
+      request.debitAccountNumber,
+    );
     const record = foundRecord(await askBureau(request));
     const id = newObjectId(deps.clock);
     const now = deps.clock.now();
@@ -103,7 +99,11 @@ export function createIdentityService(deps: IdentityServiceDeps) {
           narration: `${request.type} verification fee`,
           reference: id,
           createdAt: now,
-          postings: feePostings(account.id, feeKobo, vatKobo, request.type),
+          postings: chargePostings(account.id, {
+            feeKobo,
+            vatKobo,
+            vatNarration: `VAT on ${request.type} verification fee`,
+          }),
         });
       }
       await insertVerification(tx, { ...verification, journalId });
@@ -244,9 +244,8 @@ export function createIdentityService(deps: IdentityServiceDeps) {
     };
   }
 
-  function charges(type: IdentityType): { feeKobo: Kobo; vatKobo: Kobo } {
-    const feeKobo = deps.config.feesKobo[type] ?? 0n;
-    return { feeKobo, vatKobo: (feeKobo * deps.vatBasisPoints + 5_000n) / 10_000n };
+  function charges(type: IdentityType): Charges {
+    return feeWithVat(deps.config.feesKobo[type] ?? 0n, deps.vatBasisPoints);
   }
 
   return {
@@ -289,18 +288,4 @@ function foundRecord(outcome: IdentityLookupOutcome): IdentityRecord {
     case 'unavailable':
       throw new AppError('IDENTITY_BUREAU_UNAVAILABLE');
   }
-}
-
-function feePostings(accountId: string, feeKobo: Kobo, vatKobo: Kobo, type: string): Posting[] {
-  const postings: Posting[] = [
-    { accountId, amountKobo: -feeKobo },
-    { accountId: GL_ACCOUNTS.feeIncome, amountKobo: feeKobo },
-  ];
-  if (vatKobo > 0n) {
-    postings.push(
-      { accountId, amountKobo: -vatKobo, narration: `VAT on ${type} verification fee` },
-      { accountId: GL_ACCOUNTS.vatPayable, amountKobo: vatKobo },
-    );
-  }
-  return postings;
 }

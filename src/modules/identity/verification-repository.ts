@@ -23,19 +23,18 @@ interface VerificationRow {
   verified_at: Date | null;
 }
 
-const SELECT_VERIFICATION = `
-  SELECT v.*, a.account_number AS debit_account_number
-    FROM identity_verifications v JOIN accounts a ON a.id = v.debit_account_id`;
+const SELECT_VERIFICATION = 'SELECT v.* FROM identity_verifications v';
 
 export async function insertVerification(
   db: Queryable,
-  verification: Omit<Verification, 'debitAccountNumber'> & { journalId: string | null },
+  verification: Verification & { journalId: string | null },
 ): Promise<void> {
   await db.query(
     `INSERT INTO identity_verifications (id, client_id, type, number, provider, verifier_id,
-        debit_account_id, fee_kobo, vat_kobo, journal_id, status, record, otp_digest,
-        otp_expires_at, otp_attempts, created_at, updated_at, verified_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
+        debit_account_id, debit_account_number, fee_kobo, vat_kobo, journal_id, status, record,
+        otp_digest, otp_expires_at, otp_attempts, created_at, updated_at, verified_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18,
+        $19)`,
     [
       verification.id,
       verification.clientId,
@@ -44,6 +43,7 @@ export async function insertVerification(
       verification.provider,
       verification.verifierId,
       verification.debitAccountId,
+      verification.debitAccountNumber,
       verification.feeKobo,
       verification.vatKobo,
       verification.journalId,

@@ -269,7 +269,11 @@ export async function outboundVolumeSince(db: Queryable, accountId: string, sinc
   return rows[0]?.total ?? 0n;
 }
 
-export async function settleTransfer(
+/**
+ * Records what the rail answered: the new status (still Processing for an unknown answer, with
+ * the next status query's time) and the NIBSS response code and message.
+ */
+export async function recordRailAnswer(
   db: Queryable,
   settlement: {
     transferId: string;

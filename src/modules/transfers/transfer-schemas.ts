@@ -93,16 +93,3 @@ export const ListTransfersQuery = Type.Object({
   status: Type.Optional(Type.Enum(['Created', 'Processing', 'Completed', 'Failed', 'Reversed'])),
   ...paginationQuery(25),
 });
-
-export const BeneficiarySchema = Type.Object({
-  _id: Type.String(),
-  client: Type.String(),
-  bankCode: Type.String(),
-  bankName: Type.String(),
-  accountNumber: Type.String(),
-  accountName: Type.String(),
-  createdAt: Type.String({ format: 'date-time' }),
-  updatedAt: Type.String({ format: 'date-time' }),
-});
-
-export const BeneficiaryQuery = Type.Object({ ...paginationQuery(25) });

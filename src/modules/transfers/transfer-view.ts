@@ -46,5 +46,3 @@ export function transferView(transfer: Transfer) {
     ...(transfer.declinedAt === null ? {} : { declinedAt: transfer.declinedAt.toISOString() }),
   };
 }
-
-export type TransferView = ReturnType<typeof transferView>;

@@ -13,10 +13,14 @@ import {
   ReplayResultSchema,
   WebhookDeliverySchema,
 } from '../webhook-schemas.ts';
+import type { WebhookService } from '../webhook-service.ts';
 import { webhookDeliveryView } from '../webhook-view.ts';
-import type { WebhookRoutesOptions } from './index.ts';
 
-export const deliveryRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (
+export interface DeliveryRoutesOptions {
+  readonly webhookService: WebhookService;
+}
+
+export const deliveryRoutes: FastifyPluginAsyncTypebox<DeliveryRoutesOptions> = async (
   app,
   { webhookService },
 ) => {

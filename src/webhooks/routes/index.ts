@@ -1,13 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Clock } from '../../shared/clock.ts';
-import type { WebhookService } from '../webhook-service.ts';
-import { deliveryRoutes } from './deliveries.ts';
-import { settingsRoutes } from './settings.ts';
+import { type DeliveryRoutesOptions, deliveryRoutes } from './deliveries.ts';
+import { type SettingsRoutesOptions, settingsRoutes } from './settings.ts';
 
-export interface WebhookRoutesOptions {
-  readonly webhookService: WebhookService;
-  readonly clock: Clock;
-}
+export type WebhookRoutesOptions = DeliveryRoutesOptions & SettingsRoutesOptions;
 
 /** The client's own webhook API: settings, delivery history, replays. */
 export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (

@@ -1,11 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AUTHENTICATED_ERROR_RESPONSES, envelopeSchema } from '../../http/common-schemas.ts';
 import { ok } from '../../http/envelope.ts';
+import type { Clock } from '../../shared/clock.ts';
 import { UpdateWebhookSettingsBody, WebhookSettingsSchema } from '../webhook-schemas.ts';
+import type { WebhookService } from '../webhook-service.ts';
 import { webhookSettingsView } from '../webhook-view.ts';
-import type { WebhookRoutesOptions } from './index.ts';
 
-export const settingsRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (
+export interface SettingsRoutesOptions {
+  readonly webhookService: WebhookService;
+  readonly clock: Clock;
+}
+
+export const settingsRoutes: FastifyPluginAsyncTypebox<SettingsRoutesOptions> = async (
   app,
   { webhookService, clock },
 ) => {

@@ -2,10 +2,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AUTHENTICATED_ERROR_RESPONSES, envelopeSchema } from '../../../http/common-schemas.ts';
 import { ok } from '../../../http/envelope.ts';
 import { AccountSchema, CreateAccountBody } from '../account-schemas.ts';
+import type { AccountService } from '../account-service.ts';
 import { accountView } from '../account-view.ts';
-import type { AccountRoutesOptions } from './index.ts';
 
-export const createAccountRoute: FastifyPluginAsyncTypebox<AccountRoutesOptions> = async (
+export interface CreateAccountRouteOptions {
+  readonly accountService: Pick<AccountService, 'createAccount'>;
+  readonly institutionCode: string;
+}
+
+export const createAccountRoute: FastifyPluginAsyncTypebox<CreateAccountRouteOptions> = async (
   app,
   { accountService, institutionCode },
 ) => {

@@ -6,10 +6,15 @@ import {
 } from '../../../http/common-schemas.ts';
 import { ok } from '../../../http/envelope.ts';
 import { AccountSchema } from '../account-schemas.ts';
+import type { AccountService } from '../account-service.ts';
 import { accountView } from '../account-view.ts';
-import type { AccountRoutesOptions } from './index.ts';
 
-export const getAccountRoute: FastifyPluginAsyncTypebox<AccountRoutesOptions> = async (
+export interface GetAccountRouteOptions {
+  readonly accountService: Pick<AccountService, 'getAccount'>;
+  readonly institutionCode: string;
+}
+
+export const getAccountRoute: FastifyPluginAsyncTypebox<GetAccountRouteOptions> = async (
   app,
   { accountService, institutionCode },
 ) => {

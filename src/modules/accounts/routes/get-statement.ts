@@ -7,10 +7,15 @@ import {
 import { parseDateRange } from '../../../http/date-range.ts';
 import { paged } from '../../../http/envelope.ts';
 import { StatementQuery, StatementRowSchema } from '../account-schemas.ts';
+import type { AccountService } from '../account-service.ts';
 import { statementRowView } from '../statement-view.ts';
-import type { AccountRoutesOptions } from './index.ts';
 
-export const getStatementRoute: FastifyPluginAsyncTypebox<AccountRoutesOptions> = async (
+export interface GetStatementRouteOptions {
+  readonly accountService: Pick<AccountService, 'statement'>;
+  readonly institutionCode: string;
+}
+
+export const getStatementRoute: FastifyPluginAsyncTypebox<GetStatementRouteOptions> = async (
   app,
   { accountService },
 ) => {

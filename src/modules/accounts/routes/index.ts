@@ -1,16 +1,21 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AccountService } from '../account-service.ts';
-import { createAccountRoute } from './create-account.ts';
-import { getAccountRoute } from './get-account.ts';
-import { getStatementRoute } from './get-statement.ts';
-import { listAccountsRoute } from './list-accounts.ts';
-import { updateAccountRoute } from './update-account.ts';
+import { type CreateAccountRouteOptions, createAccountRoute } from './create-account.ts';
+import { type CreateSubAccountRouteOptions, createSubAccountRoute } from './create-sub-account.ts';
+import { type GetAccountRouteOptions, getAccountRoute } from './get-account.ts';
+import { type GetStatementRouteOptions, getStatementRoute } from './get-statement.ts';
+import { type ListAccountsRouteOptions, listAccountsRoute } from './list-accounts.ts';
+import { type UpdateAccountRouteOptions, updateAccountRoute } from './update-account.ts';
+import { type UpdateSubAccountRouteOptions, updateSubAccountRoute } from './update-sub-account.ts';
 
-export interface AccountRoutesOptions {
-  readonly accountService: AccountService;
-  readonly institutionCode: string;
-}
+export type AccountRoutesOptions = CreateAccountRouteOptions &
+  GetAccountRouteOptions &
+  GetStatementRouteOptions &
+  ListAccountsRouteOptions &
+  UpdateAccountRouteOptions &
+  CreateSubAccountRouteOptions &
+  UpdateSubAccountRouteOptions;
 
+/** Every /accounts route: accounts, statements and sub-accounts. */
 export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = async (
   app,
   options,
@@ -20,4 +25,6 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = as
   await app.register(getAccountRoute, options);
   await app.register(updateAccountRoute, options);
   await app.register(getStatementRoute, options);
+  await app.register(createSubAccountRoute, options);
+  await app.register(updateSubAccountRoute, options);
 };

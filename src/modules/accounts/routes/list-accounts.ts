@@ -5,10 +5,15 @@ import {
 } from '../../../http/common-schemas.ts';
 import { paged } from '../../../http/envelope.ts';
 import { AccountSchema, ListAccountsQuery } from '../account-schemas.ts';
+import type { AccountService } from '../account-service.ts';
 import { accountView } from '../account-view.ts';
-import type { AccountRoutesOptions } from './index.ts';
 
-export const listAccountsRoute: FastifyPluginAsyncTypebox<AccountRoutesOptions> = async (
+export interface ListAccountsRouteOptions {
+  readonly accountService: Pick<AccountService, 'listAccounts'>;
+  readonly institutionCode: string;
+}
+
+export const listAccountsRoute: FastifyPluginAsyncTypebox<ListAccountsRouteOptions> = async (
   app,
   { accountService, institutionCode },
 ) => {

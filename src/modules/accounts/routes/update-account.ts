@@ -6,10 +6,15 @@ import {
 } from '../../../http/common-schemas.ts';
 import { ok } from '../../../http/envelope.ts';
 import { AccountSchema, UpdateAccountBody } from '../account-schemas.ts';
+import type { AccountService } from '../account-service.ts';
 import { accountView } from '../account-view.ts';
-import type { AccountRoutesOptions } from './index.ts';
 
-export const updateAccountRoute: FastifyPluginAsyncTypebox<AccountRoutesOptions> = async (
+export interface UpdateAccountRouteOptions {
+  readonly accountService: Pick<AccountService, 'updateNotificationSettings'>;
+  readonly institutionCode: string;
+}
+
+export const updateAccountRoute: FastifyPluginAsyncTypebox<UpdateAccountRouteOptions> = async (
   app,
   { accountService, institutionCode },
 ) => {

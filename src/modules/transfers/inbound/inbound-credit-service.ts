@@ -1,18 +1,17 @@
-import type { Db, Queryable } from '../../../db/db.ts';
-import { AppError } from '../../../errors/app-error.ts';
-import { GL_ACCOUNTS } from '../../../ledger/gl-accounts.ts';
+import type { Db } from '../../../db/db.ts';
+import { chargePostings, type StampDutyPolicy, stampDutyOn } from '../../../ledger/charges.ts';
 import type { Posting } from '../../../ledger/journal.ts';
 import * as ledger from '../../../ledger/ledger-service.ts';
 import type { InboundCreditRequest } from '../../../rails/rail.ts';
 import type { Clock } from '../../../shared/clock.ts';
 import { newObjectId } from '../../../shared/ids.ts';
 import { invariant } from '../../../shared/invariant.ts';
-import { enqueueEvent, type OutboxEvent } from '../../../webhooks/outbox.ts';
-import { findAccountByNumber } from '../../accounts/account-repository.ts';
-import { type StampDutyPolicy, stampDutyOnCredit } from '../fee-schedule.ts';
+import { enqueueEvent } from '../../../webhooks/outbox.ts';
+import { findActiveAccount } from '../../accounts/index.ts';
 import { sweepAfterCredit } from '../intra-bank/auto-sweep.ts';
 import { NIP_APPROVED, type Transfer } from '../transfer.ts';
 import { findInwardBySession, insertTransfer } from '../transfer-repository.ts';
+import { initialStatus } from '../transfer-state.ts';
 import { transferView } from '../transfer-view.ts';
 
 export interface InboundCreditDeps {
@@ -22,8 +21,6 @@ export interface InboundCreditDeps {
   readonly stampDuty: StampDutyPolicy;
   /** The GL account that mirrors money received from other banks. */
   readonly settlementAccountId: string;
-  /** Writes the event in the credit's transaction; the outbox unless a benchmark swaps it out. */
-  readonly publish?: (tx: Queryable, event: OutboxEvent) => Promise<unknown>;
 }
 
 /**
@@ -31,17 +28,9 @@ export interface InboundCreditDeps {
  * sender's session id is unique, so a resent credit answers the first one and moves nothing.
  */
 export function createInboundCreditService(deps: InboundCreditDeps) {
-  const publish = deps.publish ?? ((tx, event) => enqueueEvent(tx, deps.clock, event));
-
   async function receive(credit: InboundCreditRequest): Promise<Transfer> {
     return deps.db.transaction(async (tx) => {
-      const account = await findAccountByNumber(tx, credit.beneficiaryAccountNumber);
-      if (account === undefined) {
-        throw new AppError('RECORD_NOT_FOUND');
-      }
-      if (account.status !== 'Active') {
-        throw new AppError('ACCOUNT_NOT_ACTIVE');
-      }
+      const account = await findActiveAccount(tx, credit.beneficiaryAccountNumber);
       const transfer = buildTransfer(credit, account);
       if (!(await insertTransfer(tx, transfer))) {
         const earlier = await findInwardBySession(tx, credit.sessionId);
@@ -60,7 +49,7 @@ export function createInboundCreditService(deps: InboundCreditDeps) {
         createdAt: transfer.createdAt,
         postings: creditPostings(transfer),
       });
-      await publish(tx, {
+      await enqueueEvent(tx, deps.clock, {
         clientId: transfer.clientId,
         type: 'transfer',
         data: transferView(transfer),
@@ -113,10 +102,10 @@ export function createInboundCreditService(deps: InboundCreditDeps) {
       amountKobo: credit.amountKobo,
       feeKobo: 0n,
       vatKobo: 0n,
-      stampDutyKobo: stampDutyOnCredit(credit.amountKobo, deps.stampDuty),
+      stampDutyKobo: stampDutyOn(credit.amountKobo, deps.stampDuty),
       responseCode: NIP_APPROVED.code,
       responseMessage: NIP_APPROVED.message,
-      status: 'Completed',
+      status: initialStatus('inbound'),
       isReversed: false,
       reversalReference: null,
       createdAt: now,
@@ -128,21 +117,14 @@ export function createInboundCreditService(deps: InboundCreditDeps) {
 
   /** Postings apply in order: the customer is credited before the stamp duty is taken. */
   function creditPostings(transfer: Transfer): Posting[] {
-    const postings: Posting[] = [
+    return [
       { accountId: deps.settlementAccountId, amountKobo: -transfer.amountKobo },
       { accountId: transfer.accountId, amountKobo: transfer.amountKobo },
+      ...chargePostings(transfer.accountId, {
+        stampDutyKobo: transfer.stampDutyKobo,
+        stampDutyNarration: `Stamp duty on ${transfer.sessionId}`,
+      }),
     ];
-    if (transfer.stampDutyKobo > 0n) {
-      postings.push(
-        {
-          accountId: transfer.accountId,
-          amountKobo: -transfer.stampDutyKobo,
-          narration: `Stamp duty on ${transfer.sessionId}`,
-        },
-        { accountId: GL_ACCOUNTS.stampDutyPayable, amountKobo: transfer.stampDutyKobo },
-      );
-    }
-    return postings;
   }
 
   return { receive, find: (sessionId: string) => findInwardBySession(deps.db, sessionId) };

@@ -1,10 +1,9 @@
 import type { Queryable } from '../../../db/db.ts';
+import { NO_CHARGES } from '../../../ledger/charges.ts';
 import type { Clock } from '../../../shared/clock.ts';
 import { newNipSessionId, newObjectId } from '../../../shared/ids.ts';
-import type { Account } from '../../accounts/account.ts';
-import { findAccountByNumber, findClientAccount } from '../../accounts/account-repository.ts';
-import { NO_CHARGES } from '../fee-schedule.ts';
-import { buildOutward } from '../outbound/transfer-builder.ts';
+import { type Account, findClientAccount, findSweepDestination } from '../../accounts/index.ts';
+import { buildOutward } from '../transfer-builder.ts';
 import { insertTransfer } from '../transfer-repository.ts';
 import { postIntraBank } from './intra-bank-posting.ts';
 
@@ -15,7 +14,8 @@ export const AUTO_SWEEP_NARRATION = 'Auto-sweep';
  * retained amount to the destination account, as an intra-bank transfer in the same
  * transaction: the statement, the transfer history and a `transfer` webhook show it. A
  * destination that is gone, inactive or another client's is skipped, never an error: the credit
- * itself must not fail because of a sweep setting.
+ * itself must not fail because of a sweep setting. Called once per credit by the service that
+ * made it; a sweep's own credit is not swept again.
  */
 export async function sweepAfterCredit(
   tx: Queryable,
@@ -36,33 +36,23 @@ export async function sweepAfterCredit(
   if (account.status !== 'Active' || amountKobo <= 0n || amountKobo < sweep.minimumKobo) {
     return;
   }
-  const destination = await findAccountByNumber(tx, sweep.destinationAccountNumber);
-  if (
-    destination === undefined ||
-    destination.clientId !== account.clientId ||
-    destination.status !== 'Active' ||
-    destination.id === account.id
-  ) {
+  const destination = await findSweepDestination(tx, account, sweep.destinationAccountNumber);
+  if (destination === undefined) {
     return;
   }
-  const now = deps.clock.now();
   const sessionId = newNipSessionId(deps.institutionCode, deps.clock);
   const outward = buildOutward(
     {
       id: newObjectId(deps.clock),
       sessionId,
       paymentReference: sessionId,
+      nameEnquiryReference: sessionId,
       debitAccount: account,
-      enquiry: {
-        sessionId,
-        clientId: account.clientId,
+      counterparty: {
         bankCode: deps.institutionCode,
         accountNumber: destination.accountNumber,
         accountName: destination.accountName,
         kycLevel: destination.kycLevel,
-        bankVerificationNumber: null,
-        createdAt: now,
-        expiresAt: now,
       },
       amountKobo,
       charges: NO_CHARGES,
@@ -73,10 +63,5 @@ export async function sweepAfterCredit(
     deps.clock,
   );
   await insertTransfer(tx, outward);
-  await postIntraBank(tx, deps, {
-    outward,
-    debitAccount: account,
-    beneficiary: destination,
-    isSweep: true,
-  });
+  await postIntraBank(tx, deps.clock, { outward, debitAccount: account, beneficiary: destination });
 }

@@ -4,7 +4,7 @@ import { AppError } from '../../../errors/app-error.ts';
 import type { Rail } from '../../../rails/rail.ts';
 import type { Clock } from '../../../shared/clock.ts';
 import { newNipSessionId } from '../../../shared/ids.ts';
-import { findAccountByNumber } from '../../accounts/account-repository.ts';
+import { findAccountByNumber } from '../../accounts/index.ts';
 import { insertNameEnquiry, type NameEnquiry } from './name-enquiry-repository.ts';
 
 export interface BankLookup {
@@ -19,8 +19,6 @@ export interface NameEnquiryDeps {
   readonly institutionCode: string;
   readonly ttlSeconds: number;
 }
-
-const APPROVED = 'Approved or completed successfully';
 
 /**
  * Resolves an account's name: ours from our own accounts, others through the NIP rail. The
@@ -89,17 +87,3 @@ export function createNameEnquiryService(deps: NameEnquiryDeps) {
 }
 
 export type NameEnquiryService = ReturnType<typeof createNameEnquiryService>;
-
-export function nameEnquiryView(enquiry: NameEnquiry & { bankName: string }) {
-  return {
-    sessionId: enquiry.sessionId,
-    bankCode: enquiry.bankCode,
-    bankName: enquiry.bankName,
-    accountNumber: enquiry.accountNumber,
-    accountName: enquiry.accountName,
-    kycLevel: enquiry.kycLevel,
-    responseCode: '00',
-    responseMessage: APPROVED,
-    expiresAt: enquiry.expiresAt.toISOString(),
-  };
-}

@@ -119,7 +119,7 @@ describe('status query worker', () => {
     createStatusQueryWorker({
       db: testApp.db,
       clock: testApp.clock,
-      settlement: testApp.services.transferService.settlement,
+      outbound: testApp.services.outboundTransfers,
       batchSize: options.batchSize ?? 16,
       pollIntervalMs: 1_000,
       claimSeconds: CLAIM_SECONDS,

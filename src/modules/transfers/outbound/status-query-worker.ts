@@ -1,18 +1,20 @@
 import type { Db } from '../../../db/db.ts';
 import type { Clock } from '../../../shared/clock.ts';
-import { createPollLoop } from '../../../workers/poll-loop.ts';
+import { createPollLoop, type PollLoopOptions } from '../../../shared/poll-loop.ts';
 import { claimDueStatusQueries } from '../transfer-repository.ts';
-import type { TransferSettlement } from './transfer-settlement.ts';
+import type { OutboundTransferService } from './outbound-transfer-service.ts';
 
 export interface StatusQueryWorkerDeps {
   readonly db: Db;
   readonly clock: Clock;
-  readonly settlement: TransferSettlement;
+  readonly outbound: Pick<OutboundTransferService, 'queryAndSettle'>;
   readonly batchSize: number;
   readonly pollIntervalMs: number;
   /** How long a claimed transfer is hidden from other workers while the rail is asked. */
   readonly claimSeconds: number;
-  readonly onError?: (error: unknown) => void;
+  /** Failed rounds are reported (throttled) and recoveries told, as the poll loop does. */
+  readonly onError?: PollLoopOptions['onError'];
+  readonly onRecovered?: PollLoopOptions['onRecovered'];
 }
 
 /**
@@ -27,7 +29,7 @@ export function createStatusQueryWorker(deps: StatusQueryWorkerDeps) {
       lockedUntil: new Date(now.getTime() + deps.claimSeconds * 1000),
       limit: deps.batchSize,
     });
-    await Promise.all(due.map((transfer) => deps.settlement.queryAndSettle(transfer)));
+    await Promise.all(due.map((transfer) => deps.outbound.queryAndSettle(transfer)));
     return due.length;
   }
 

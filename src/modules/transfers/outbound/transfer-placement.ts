@@ -1,29 +1,27 @@
 import type { Principal } from '../../../auth/principal.ts';
 import type { TransferConfig } from '../../../config/config.ts';
 import type { Queryable } from '../../../db/db.ts';
-import { AppError, recordNotFound } from '../../../errors/app-error.ts';
-import { claimIdempotencyKey } from '../../../idempotency/idempotency-repository.ts';
+import { AppError } from '../../../errors/app-error.ts';
+import { claimIdempotencyKey, repointIdempotencyKey } from '../../../idempotency/idempotency.ts';
+import { NO_CHARGES, tieredCharges } from '../../../ledger/charges.ts';
 import * as ledger from '../../../ledger/ledger-service.ts';
 import type { Clock } from '../../../shared/clock.ts';
 import { newNipSessionId, newObjectId } from '../../../shared/ids.ts';
 import type { Kobo } from '../../../shared/money.ts';
-import type { Account } from '../../accounts/account.ts';
-import { findAccountByNumber } from '../../accounts/account-repository.ts';
-import { rememberBeneficiary } from '../../beneficiaries/remember-beneficiary.ts';
-import { NO_CHARGES, nipCharges } from '../fee-schedule.ts';
+import { type Account, findAccountByNumber, findOwnActiveAccount } from '../../accounts/index.ts';
+import type { BeneficiaryService } from '../../beneficiaries/index.ts';
 import { postIntraBank } from '../intra-bank/intra-bank-posting.ts';
 import {
   findUsableNameEnquiry,
   type NameEnquiry,
 } from '../name-enquiry/name-enquiry-repository.ts';
-import type { BankLookup } from '../name-enquiry/name-enquiry-service.ts';
 import type { Transfer } from '../transfer.ts';
+import { buildOutward } from '../transfer-builder.ts';
 import {
   findOutwardByReference,
   insertTransfer,
   outboundVolumeSince,
 } from '../transfer-repository.ts';
-import { buildOutward } from './transfer-builder.ts';
 
 export interface TransferRequest {
   readonly nameEnquiryReference: string;
@@ -40,20 +38,27 @@ export interface PlacementDeps {
   readonly clock: Clock;
   readonly institutionCode: string;
   readonly config: TransferConfig;
-  readonly banks: BankLookup;
+  readonly beneficiaries: Pick<BeneficiaryService, 'remember'>;
 }
 
-/** Thrown inside the transaction to roll it back and answer an earlier transfer instead. */
-export class ReplayOf extends Error {
-  override readonly name = 'ReplayOf';
-  constructor(readonly transferId: string) {
-    super(`replay of ${transferId}`);
-  }
-}
+/** What placing a transfer came to: a new transfer, or the earlier one this request repeats. */
+export type Placement =
+  | {
+      readonly kind: 'placed';
+      readonly transfer: Transfer;
+      /** The account an intra-bank transfer credited, for the owner's auto-sweep. */
+      readonly credited: Account | undefined;
+    }
+  | { readonly kind: 'replay'; readonly transferId: string };
+
+/** Idempotency-Key claims of transfers live under this scope. */
+const IDEMPOTENCY_SCOPE = 'transfers';
 
 /**
- * The first, atomic step of a transfer: checks, idempotency claims, the transfer row, and the
- * money (posted for intra-bank, held for NIP), all in the caller's transaction.
+ * The first, atomic step of a transfer, in the caller's transaction: checks, idempotency claims,
+ * the transfer row, and the money (posted for intra-bank, held for NIP). A request that repeats
+ * an earlier one (same Idempotency-Key or paymentReference, same fingerprint) answers a replay
+ * and writes nothing but, for a new key, the key's claim on the earlier transfer.
  */
 export async function placeTransfer(
   tx: Queryable,
@@ -64,27 +69,44 @@ export async function placeTransfer(
     requestHash: string;
     idempotencyKey?: string;
   },
-): Promise<Transfer> {
+): Promise<Placement> {
   const { principal, body, requestHash } = request;
   const now = deps.clock.now();
-  const debitAccount = await ownActiveAccount(tx, principal.clientId, body.debitAccountNumber);
+  const debitAccount = await findOwnActiveAccount(tx, principal.clientId, body.debitAccountNumber);
   const transferId = newObjectId(deps.clock);
-  if (request.idempotencyKey !== undefined) {
-    const earlier = await claimIdempotencyKey(tx, {
-      clientId: principal.clientId,
-      key: request.idempotencyKey,
-      requestHash,
-      transferId,
-      now,
-    });
-    if (earlier !== undefined) {
-      throw earlier.requestHash === requestHash
-        ? new ReplayOf(earlier.transferId)
-        : new AppError('IDEMPOTENCY_KEY_REUSED');
+  const claim =
+    request.idempotencyKey === undefined
+      ? undefined
+      : {
+          clientId: principal.clientId,
+          scope: IDEMPOTENCY_SCOPE,
+          key: request.idempotencyKey,
+          requestHash,
+          resourceId: transferId,
+          now,
+        };
+  if (claim !== undefined) {
+    const claimed = await claimIdempotencyKey(tx, claim);
+    if (claimed.kind === 'replay') {
+      return { kind: 'replay', transferId: claimed.resourceId };
+    }
+    if (claimed.kind === 'reused') {
+      throw new AppError('IDEMPOTENCY_KEY_REUSED');
     }
   }
-  if (body.paymentReference !== undefined) {
-    await refuseOrReplayReference(tx, principal.clientId, body.paymentReference, requestHash);
+  // A repeat of an earlier transfer by reference: a new key now names that transfer too.
+  const replayOf = async (earlierId: string): Promise<Placement> => {
+    if (claim !== undefined) {
+      await repointIdempotencyKey(tx, { ...claim, resourceId: earlierId });
+    }
+    return { kind: 'replay', transferId: earlierId };
+  };
+  const earlier =
+    body.paymentReference === undefined
+      ? undefined
+      : await earlierByReference(tx, principal.clientId, body.paymentReference, requestHash);
+  if (earlier !== undefined) {
+    return replayOf(earlier);
   }
   const enquiry = await usableEnquiry(tx, principal.clientId, body, now);
   const intraBank = body.beneficiaryBankCode === deps.institutionCode;
@@ -98,12 +120,18 @@ export async function placeTransfer(
       id: transferId,
       sessionId,
       paymentReference: body.paymentReference ?? sessionId,
+      nameEnquiryReference: enquiry.sessionId,
       debitAccount,
-      enquiry,
+      counterparty: {
+        bankCode: enquiry.bankCode,
+        accountNumber: enquiry.accountNumber,
+        accountName: enquiry.accountName,
+        kycLevel: enquiry.kycLevel,
+      },
       amountKobo: body.amountKobo,
       charges: intraBank
         ? NO_CHARGES
-        : nipCharges(body.amountKobo, deps.config.nipFeeTiers, deps.config.vatBasisPoints),
+        : tieredCharges(body.amountKobo, deps.config.nipFeeTiers, deps.config.vatBasisPoints),
       narration: body.narration ?? `Transfer to ${enquiry.accountName}`,
       intraBank,
       institutionCode: deps.institutionCode,
@@ -114,27 +142,35 @@ export async function placeTransfer(
   const nextStatusQueryAt = intraBank
     ? null
     : new Date(now.getTime() + (deps.config.statusQueryScheduleSeconds[0] ?? 30) * 1000);
-  const saveLater = !intraBank && body.saveBeneficiary;
-  if (
-    !(await insertTransfer(tx, outward, {
+  const inserted = await insertTransfer(tx, outward, {
+    requestHash,
+    holdId,
+    nextStatusQueryAt,
+    saveBeneficiary: !intraBank && body.saveBeneficiary,
+  });
+  if (!inserted) {
+    // A concurrent request with this reference committed first.
+    const winner = await earlierByReference(
+      tx,
+      principal.clientId,
+      outward.paymentReference,
       requestHash,
-      holdId,
-      nextStatusQueryAt,
-      saveBeneficiary: saveLater,
-    }))
-  ) {
-    await refuseOrReplayReference(tx, principal.clientId, outward.paymentReference, requestHash);
+    );
+    if (winner !== undefined) {
+      return replayOf(winner);
+    }
     throw new AppError('CONFLICT');
   }
+  let credited: Account | undefined;
   if (intraBank) {
-    const beneficiary = await findAccountByNumber(tx, body.beneficiaryAccountNumber);
-    if (beneficiary === undefined || beneficiary.status !== 'Active') {
+    credited = await findAccountByNumber(tx, body.beneficiaryAccountNumber);
+    if (credited === undefined || credited.status !== 'Active') {
       throw new AppError(
         'NAME_ENQUIRY_FAILED',
         'The beneficiary account cannot receive transfers.',
       );
     }
-    await postIntraBank(tx, deps, { outward, debitAccount, beneficiary, isSweep: false });
+    await postIntraBank(tx, deps.clock, { outward, debitAccount, beneficiary: credited });
   } else {
     await ledger.hold(tx, {
       id: holdId as string,
@@ -149,34 +185,26 @@ export async function placeTransfer(
   await refuseAboveDailyLimit(tx, deps.config, debitAccount, now);
   // An intra-bank transfer has succeeded already; a NIP one saves it when it settles with 00.
   if (intraBank && body.saveBeneficiary) {
-    await rememberBeneficiary(tx, deps, principal.clientId, enquiry);
+    await deps.beneficiaries.remember(tx, principal.clientId, enquiry);
   }
-  return outward;
+  return { kind: 'placed', transfer: outward, credited };
 }
 
-async function ownActiveAccount(tx: Queryable, clientId: string, accountNumber: string) {
-  const account = await findAccountByNumber(tx, accountNumber);
-  if (account === undefined || account.clientId !== clientId) {
-    throw recordNotFound();
-  }
-  if (account.status !== 'Active') {
-    throw new AppError('ACCOUNT_NOT_ACTIVE');
-  }
-  return account;
-}
-
-async function refuseOrReplayReference(
+/** The earlier transfer under this reference when it is the same request; 409 when it is not. */
+async function earlierByReference(
   tx: Queryable,
   clientId: string,
   reference: string,
   requestHash: string,
-) {
+): Promise<string | undefined> {
   const earlier = await findOutwardByReference(tx, clientId, reference);
-  if (earlier !== undefined) {
-    throw earlier.requestHash === requestHash
-      ? new ReplayOf(earlier.id)
-      : new AppError('DUPLICATE_REFERENCE');
+  if (earlier === undefined) {
+    return undefined;
   }
+  if (earlier.requestHash !== requestHash) {
+    throw new AppError('DUPLICATE_REFERENCE');
+  }
+  return earlier.id;
 }
 
 async function usableEnquiry(

@@ -8,15 +8,21 @@ import {
   nibssEnvelopeSchema,
 } from '../../../http/common-schemas.ts';
 import { okNibss } from '../../../http/envelope.ts';
+import type { Kobo } from '../../../shared/money.ts';
+import type { OutboundTransferService } from '../outbound/outbound-transfer-service.ts';
 import { CreateTransferBody, TransferSchema } from '../transfer-schemas.ts';
 import { transferView } from '../transfer-view.ts';
-import type { TransferRoutesOptions } from './index.ts';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
-export const createTransferRoute: FastifyPluginAsyncTypebox<TransferRoutesOptions> = async (
+export interface CreateTransferRouteOptions {
+  readonly outboundTransfers: Pick<OutboundTransferService, 'createTransfer'>;
+  readonly maxAmountKobo: Kobo;
+}
+
+export const createTransferRoute: FastifyPluginAsyncTypebox<CreateTransferRouteOptions> = async (
   app,
-  { transferService, maxAmountKobo },
+  { outboundTransfers, maxAmountKobo },
 ) => {
   app.post(
     '/transfers',
@@ -45,7 +51,7 @@ export const createTransferRoute: FastifyPluginAsyncTypebox<TransferRoutesOption
         throw new AppError('VALIDATION_ERROR', 'Idempotency-Key must be 1-255 visible characters.');
       }
       const { amount, ...body } = request.body;
-      const transfer = await transferService.createTransfer(
+      const transfer = await outboundTransfers.createTransfer(
         request.principal,
         { ...body, amountKobo: parseAmount(amount, maxAmountKobo) },
         key,

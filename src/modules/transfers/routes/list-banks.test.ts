@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { describeAuthGuards, useRouteContext } from '../../../../test/shared-route-tests.ts';
 import { compareBankNames, findBank, listBanks } from '../name-enquiry/bank-directory.ts';
-import type { BankView } from './list-banks.ts';
+import type { BankView } from '../name-enquiry/bank-schemas.ts';
 
 describe('GET /transfers/banks', () => {
   const context = useRouteContext();

@@ -6,10 +6,14 @@ import {
 import { parseDateRange } from '../../../http/date-range.ts';
 import { paged } from '../../../http/envelope.ts';
 import { ListTransfersQuery, TransferSchema } from '../transfer-schemas.ts';
+import type { TransferService } from '../transfer-service.ts';
 import { transferView } from '../transfer-view.ts';
-import type { TransferRoutesOptions } from './index.ts';
 
-export const listTransfersRoute: FastifyPluginAsyncTypebox<TransferRoutesOptions> = async (
+export interface ListTransfersRouteOptions {
+  readonly transferService: Pick<TransferService, 'list'>;
+}
+
+export const listTransfersRoute: FastifyPluginAsyncTypebox<ListTransfersRouteOptions> = async (
   app,
   { transferService },
 ) => {

@@ -5,11 +5,15 @@ import {
   nibssEnvelopeSchema,
 } from '../../../http/common-schemas.ts';
 import { okNibss } from '../../../http/envelope.ts';
-import { nameEnquiryView } from '../name-enquiry/name-enquiry-service.ts';
+import type { NameEnquiryService } from '../name-enquiry/name-enquiry-service.ts';
+import { nameEnquiryView } from '../name-enquiry/name-enquiry-view.ts';
 import { NameEnquiryBody, NameEnquirySchema } from '../transfer-schemas.ts';
-import type { TransferRoutesOptions } from './index.ts';
 
-export const nameEnquiryRoute: FastifyPluginAsyncTypebox<TransferRoutesOptions> = async (
+export interface NameEnquiryRouteOptions {
+  readonly nameEnquiryService: NameEnquiryService;
+}
+
+export const nameEnquiryRoute: FastifyPluginAsyncTypebox<NameEnquiryRouteOptions> = async (
   app,
   { nameEnquiryService },
 ) => {

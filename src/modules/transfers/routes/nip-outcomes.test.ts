@@ -147,7 +147,7 @@ describe('NIP transfers: every simulator outcome, through the API to the ledger'
     worker = createStatusQueryWorker({
       db: testApp.db,
       clock: testApp.clock,
-      settlement: testApp.services.transferService.settlement,
+      outbound: testApp.services.outboundTransfers,
       batchSize: 16,
       pollIntervalMs: 1_000,
       claimSeconds: 60,
@@ -504,7 +504,7 @@ describe('NIP transfers: every simulator outcome, through the API to the ledger'
       assertStep(replay, processing(null), 'replay (a resend would answer 94)');
       await assertHeld(sent, before, 'after the replay');
 
-      const { settlement } = testApp.services.transferService;
+      const settlement = testApp.services.outboundTransfers;
       const record = await findTransferById(testApp.db, sent._id);
       assert.ok(record);
       const resent = await settlement.dispatch(record);

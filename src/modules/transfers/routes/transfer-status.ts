@@ -6,11 +6,15 @@ import {
 } from '../../../http/common-schemas.ts';
 import { okNibss } from '../../../http/envelope.ts';
 import { TransferSchema, TransferStatusBody } from '../transfer-schemas.ts';
+import type { TransferService } from '../transfer-service.ts';
 import { transferView } from '../transfer-view.ts';
-import type { TransferRoutesOptions } from './index.ts';
 
 /** One handler at both published paths: /transfers/status and /transfers/tqs. */
-export const transferStatusRoute: FastifyPluginAsyncTypebox<TransferRoutesOptions> = async (
+export interface TransferStatusRouteOptions {
+  readonly transferService: Pick<TransferService, 'status'>;
+}
+
+export const transferStatusRoute: FastifyPluginAsyncTypebox<TransferStatusRouteOptions> = async (
   app,
   { transferService },
 ) => {

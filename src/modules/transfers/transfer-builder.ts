@@ -1,19 +1,22 @@
-import type { Clock } from '../../../shared/clock.ts';
-import { newObjectId } from '../../../shared/ids.ts';
-import type { Kobo } from '../../../shared/money.ts';
-import type { Account } from '../../accounts/account.ts';
-import type { TransferCharges } from '../fee-schedule.ts';
-import type { NameEnquiry } from '../name-enquiry/name-enquiry-repository.ts';
-import { NIP_APPROVED, type Transfer } from '../transfer.ts';
+import type { Charges } from '../../ledger/charges.ts';
+import type { Clock } from '../../shared/clock.ts';
+import { newObjectId } from '../../shared/ids.ts';
+import type { Kobo } from '../../shared/money.ts';
+import type { Account } from '../accounts/index.ts';
+import { NIP_APPROVED, type Party, type Transfer } from './transfer.ts';
+import { initialStatus } from './transfer-state.ts';
 
 export interface OutwardInput {
   readonly id: string;
   readonly sessionId: string;
   readonly paymentReference: string;
+  /** The name enquiry the client quoted (an auto-sweep quotes its own session id). */
+  readonly nameEnquiryReference: string;
   readonly debitAccount: Account;
-  readonly enquiry: NameEnquiry;
+  /** Who receives it, as name enquiry or our own accounts know them. */
+  readonly counterparty: Party;
   readonly amountKobo: Kobo;
-  readonly charges: TransferCharges;
+  readonly charges: Charges;
   readonly narration: string;
   readonly intraBank: boolean;
   readonly institutionCode: string;
@@ -31,16 +34,11 @@ export function buildOutward(input: OutwardInput, clock: Clock): Transfer {
     accountId: input.debitAccount.id,
     type: 'Outwards',
     sessionId: input.sessionId,
-    nameEnquiryReference: input.enquiry.sessionId,
+    nameEnquiryReference: input.nameEnquiryReference,
     paymentReference: input.paymentReference,
     ...channel,
-    destinationInstitutionCode: input.enquiry.bankCode,
-    credit: {
-      accountName: input.enquiry.accountName,
-      accountNumber: input.enquiry.accountNumber,
-      bankCode: input.enquiry.bankCode,
-      kycLevel: input.enquiry.kycLevel,
-    },
+    destinationInstitutionCode: input.counterparty.bankCode,
+    credit: input.counterparty,
     debit: {
       accountName: input.debitAccount.accountName,
       accountNumber: input.debitAccount.accountNumber,
@@ -55,7 +53,7 @@ export function buildOutward(input: OutwardInput, clock: Clock): Transfer {
     stampDutyKobo: 0n,
     responseCode: input.intraBank ? NIP_APPROVED.code : null,
     responseMessage: input.intraBank ? NIP_APPROVED.message : 'Transfer is being processed',
-    status: input.intraBank ? 'Completed' : 'Processing',
+    status: initialStatus(input.intraBank ? 'intraBank' : 'nip'),
     isReversed: false,
     reversalReference: null,
     createdAt: now,

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AccessTokenIssuer } from '../../auth/access-tokens.ts';
-import type { Principal } from '../../auth/principal.ts';
-import { AppError } from '../../errors/app-error.ts';
+import { AppError } from '../errors/app-error.ts';
+import type { AccessTokenIssuer } from './access-tokens.ts';
+import type { Principal } from './principal.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,5 +1,5 @@
-import type { Queryable } from '../../db/db.ts';
-import type { Kobo } from '../../shared/money.ts';
+import type { Queryable } from '../db/db.ts';
+import type { Kobo } from '../shared/money.ts';
 
 export interface StatementEntry {
   readonly entryNumber: bigint;

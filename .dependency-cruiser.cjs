@@ -1,0 +1,64 @@
+/**
+ * The house rules on imports (docs/architecture.md), checked by `npm run lint`:
+ * no cycles; a module is reached only through its public `index.ts`; the layers under the
+ * modules never import a module or the composition root.
+ */
+const NOT_TESTS = ['\\.test\\.ts$', '\\.contract\\.ts$'];
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      comment: 'Files import each other in one direction only.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'module-public-file-only',
+      comment:
+        "A module imports another module only through that module's index.ts (its public file).",
+      severity: 'error',
+      from: { path: '^src/modules/([^/]+)/', pathNot: NOT_TESTS },
+      to: {
+        path: '^src/modules/[^/]+/',
+        pathNot: ['^src/modules/$1/', '^src/modules/[^/]+/index\\.ts$'],
+      },
+    },
+    {
+      name: 'outside-reaches-modules-through-index',
+      comment:
+        'The app, the composition root, the admin API and the CLI use a module only through its index.ts.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/modules/', ...NOT_TESTS] },
+      to: { path: '^src/modules/[^/]+/', pathNot: '^src/modules/[^/]+/index\\.ts$' },
+    },
+    {
+      name: 'layers-below-modules',
+      comment:
+        'Shared layers (ledger, db, http, auth, rails, webhooks, idempotency, config, errors, shared) never import a module, the admin API or the composition root.',
+      severity: 'error',
+      from: {
+        path: '^src/(ledger|db|http|auth|rails|webhooks|idempotency|config|errors|shared)/',
+        pathNot: NOT_TESTS,
+      },
+      to: {
+        path: '^src/(modules|admin|cli|sandbox)/|^src/(app|services|server|worker|background-workers)\\.ts$',
+      },
+    },
+    {
+      name: 'no-test-support-in-src',
+      comment: 'Production code never imports a test or a contract suite.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: NOT_TESTS },
+      to: { path: ['\\.test\\.ts$', '\\.contract\\.ts$', '^test/'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: ['^node_modules', '^dist'] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+  },
+};

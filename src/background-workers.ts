@@ -1,0 +1,86 @@
+import type { Config } from './config/config.ts';
+import type { Db } from './db/db.ts';
+import { createStatusQueryWorker } from './modules/transfers/index.ts';
+import type { Services } from './services.ts';
+import type { Clock } from './shared/clock.ts';
+import type { PollLoopOptions } from './shared/poll-loop.ts';
+import { createDeliveryWorker } from './webhooks/delivery-worker.ts';
+import { destinationPolicy } from './webhooks/destination-guard.ts';
+import { createHttpSender } from './webhooks/http-sender.ts';
+
+export interface BackgroundWorkerDeps {
+  readonly config: Config;
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly services: Pick<Services, 'outboundTransfers'>;
+  /** Told about a run of failed rounds (throttled) and when a worker works again. */
+  readonly report: {
+    readonly onError: (worker: string, error: unknown, failedRounds: number) => void;
+    readonly onRecovered: (worker: string, failedRounds: number) => void;
+  };
+}
+
+export type WorkerName = 'statusQueries' | 'webhookDeliveries';
+
+/**
+ * Every background loop, tuned from the configuration: the status queries that settle
+ * Processing NIP transfers, and webhook delivery. The server runs those its configuration
+ * enables; the worker process (`npm run worker`) runs them all. Several can run against one
+ * PostgreSQL: they claim disjoint work with FOR UPDATE SKIP LOCKED.
+ */
+export function createBackgroundWorkers(deps: BackgroundWorkerDeps) {
+  const { config } = deps;
+  const reporting = (worker: WorkerName): Pick<PollLoopOptions, 'onError' | 'onRecovered'> => ({
+    onError: (error, failedRounds) => deps.report.onError(worker, error, failedRounds),
+    onRecovered: (failedRounds) => deps.report.onRecovered(worker, failedRounds),
+  });
+  const statusQueries = createStatusQueryWorker({
+    db: deps.db,
+    clock: deps.clock,
+    outbound: deps.services.outboundTransfers,
+    batchSize: config.transfers.statusQueryWorker.batchSize,
+    pollIntervalMs: config.transfers.statusQueryWorker.pollIntervalMs,
+    claimSeconds: config.transfers.statusQueryWorker.claimSeconds,
+    ...reporting('statusQueries'),
+  });
+  const sender = createHttpSender({
+    timeoutMs: config.webhooks.timeoutMs,
+    policy: destinationPolicy(config),
+  });
+  const webhookDeliveries = createDeliveryWorker({
+    db: deps.db,
+    clock: deps.clock,
+    sender,
+    retryScheduleSeconds: config.webhooks.retryScheduleSeconds,
+    timeoutMs: config.webhooks.timeoutMs,
+    batchSize: config.webhooks.batchSize,
+    pollIntervalMs: config.webhooks.pollIntervalMs,
+    ...reporting('webhookDeliveries'),
+  });
+  const all = { statusQueries, webhookDeliveries };
+  const started = new Set<WorkerName>();
+  return {
+    /** Starts the named workers (by default, those the configuration runs in the server). */
+    start(names: readonly WorkerName[] = enabledInServer(config)) {
+      for (const name of names) {
+        all[name].start();
+        started.add(name);
+      }
+      return [...started];
+    },
+    async stop() {
+      await Promise.all([...started].map((name) => all[name].stop()));
+      sender.close();
+    },
+  };
+}
+
+export const ALL_WORKERS: readonly WorkerName[] = ['statusQueries', 'webhookDeliveries'];
+
+function enabledInServer(config: Config): WorkerName[] {
+  return ALL_WORKERS.filter((name) =>
+    name === 'statusQueries'
+      ? config.transfers.statusQueryWorker.enabled
+      : config.webhooks.workerEnabled,
+  );
+}

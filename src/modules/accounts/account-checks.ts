@@ -1,0 +1,48 @@
+import type { Queryable } from '../../db/db.ts';
+import { AppError, recordNotFound } from '../../errors/app-error.ts';
+import type { Account } from './account.ts';
+import { findAccountByNumber } from './account-repository.ts';
+
+/**
+ * "Is this account usable", answered once for every module. An account that is missing or, when
+ * an owner is given, another client's answers "Unable to locate record" (existence never leaks);
+ * one that is not Active answers ACCOUNT_NOT_ACTIVE.
+ */
+export async function findActiveAccount(
+  db: Queryable,
+  accountNumber: string,
+  owner?: { readonly clientId: string },
+): Promise<Account> {
+  const account = await findAccountByNumber(db, accountNumber);
+  if (account === undefined || (owner !== undefined && account.clientId !== owner.clientId)) {
+    throw recordNotFound();
+  }
+  if (account.status !== 'Active') {
+    throw new AppError('ACCOUNT_NOT_ACTIVE');
+  }
+  return account;
+}
+
+/** The caller's own Active account: the account a debit or a charge comes from. */
+export function findOwnActiveAccount(
+  db: Queryable,
+  clientId: string,
+  accountNumber: string,
+): Promise<Account> {
+  return findActiveAccount(db, accountNumber, { clientId });
+}
+
+/** Where a sub-account may sweep to: another Active account of the same client, or nothing. */
+export async function findSweepDestination(
+  db: Queryable,
+  source: { readonly id?: string; readonly clientId: string },
+  accountNumber: string,
+): Promise<Account | undefined> {
+  const destination = await findAccountByNumber(db, accountNumber);
+  return destination !== undefined &&
+    destination.clientId === source.clientId &&
+    destination.status === 'Active' &&
+    destination.id !== source.id
+    ? destination
+    : undefined;
+}

@@ -1,0 +1,15 @@
+/**
+ * The transfers module's public face: name enquiry and the bank list, transfers a client sends
+ * (intra-bank and NIP), credits other banks send, status queries and history.
+ */
+export {
+  createInboundCreditService,
+  type InboundCreditService,
+} from './inbound/inbound-credit-service.ts';
+export { findBank } from './name-enquiry/bank-directory.ts';
+export { createNameEnquiryService } from './name-enquiry/name-enquiry-service.ts';
+export { createOutboundTransferService } from './outbound/outbound-transfer-service.ts';
+export { createStatusQueryWorker } from './outbound/status-query-worker.ts';
+export { transferRoutes } from './routes/index.ts';
+export { createTransferService } from './transfer-service.ts';
+export { transferView } from './transfer-view.ts';

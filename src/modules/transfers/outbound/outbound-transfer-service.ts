@@ -1,0 +1,153 @@
+import type { Principal } from '../../../auth/principal.ts';
+import type { TransferConfig } from '../../../config/config.ts';
+import type { Db } from '../../../db/db.ts';
+import { requestFingerprint } from '../../../idempotency/idempotency.ts';
+import type { Rail, TransferOutcome } from '../../../rails/rail.ts';
+import type { Clock } from '../../../shared/clock.ts';
+import { invariant } from '../../../shared/invariant.ts';
+import type { BeneficiaryService } from '../../beneficiaries/index.ts';
+import { sweepAfterCredit } from '../intra-bank/auto-sweep.ts';
+import type { Party } from '../transfer.ts';
+import { findTransferById, type TransferRecord } from '../transfer-repository.ts';
+import { placeTransfer, type TransferRequest } from './transfer-placement.ts';
+import { applyRailAnswer } from './transfer-settlement.ts';
+
+export interface OutboundTransferServiceDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly rail: Rail;
+  readonly institutionCode: string;
+  readonly config: TransferConfig;
+  readonly beneficiaries: Pick<BeneficiaryService, 'remember'>;
+}
+
+/**
+ * Transfers a client sends: the one service that opens their transactions. Placing is one
+ * transaction (checks, idempotency, money posted or held, the credited account's sweep); a NIP
+ * transfer then goes to the rail outside any transaction, and what the rail answers is applied
+ * in a second one. Status queries (from the API or the worker) apply their answer the same way.
+ */
+export function createOutboundTransferService(deps: OutboundTransferServiceDeps) {
+  const settlementDeps = {
+    clock: deps.clock,
+    beneficiaries: deps.beneficiaries,
+    statusQueryScheduleSeconds: deps.config.statusQueryScheduleSeconds,
+  };
+
+  /** A replayed request answers the original transfer as it stands now and moves no money. */
+  async function createTransfer(
+    principal: Principal,
+    body: TransferRequest,
+    idempotencyKey?: string,
+  ): Promise<TransferRecord> {
+    const requestHash = fingerprint(body);
+    const placement = await deps.db.transaction(async (tx) => {
+      const placed = await placeTransfer(
+        tx,
+        { ...deps, beneficiaries: deps.beneficiaries },
+        {
+          principal,
+          body,
+          requestHash,
+          ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+        },
+      );
+      if (placed.kind === 'placed' && placed.credited !== undefined) {
+        await sweepAfterCredit(tx, deps, placed.credited);
+      }
+      return placed;
+    });
+    const transfer = await load(
+      placement.kind === 'replay' ? placement.transferId : placement.transfer.id,
+    );
+    return placement.kind === 'placed' && transfer.status === 'Processing'
+      ? dispatch(transfer)
+      : transfer;
+  }
+
+  /** Sends the transfer to the rail after its hold committed, then applies what it answers. */
+  async function dispatch(transfer: TransferRecord): Promise<TransferRecord> {
+    const outcome = await askRail(() =>
+      deps.rail.sendTransfer({
+        sessionId: transfer.sessionId,
+        nameEnquiryReference: transfer.nameEnquiryReference ?? '',
+        amountKobo: transfer.amountKobo,
+        beneficiary: party(transfer.credit),
+        originator: party(transfer.debit),
+        narration: transfer.narration,
+        paymentReference: transfer.paymentReference,
+      }),
+    );
+    return settle(transfer.id, outcome);
+  }
+
+  /** A status query (TSQ) for a Processing transfer, then what it answers applied. */
+  async function queryAndSettle(transfer: TransferRecord): Promise<TransferRecord> {
+    const outcome = await askRail(() =>
+      deps.rail.queryStatus({ sessionId: transfer.sessionId, bankCode: transfer.credit.bankCode }),
+    );
+    return settle(transfer.id, tooEarlyToTellNotFound(transfer, outcome));
+  }
+
+  function settle(transferId: string, outcome: TransferOutcome): Promise<TransferRecord> {
+    return deps.db.transaction((tx) => applyRailAnswer(tx, settlementDeps, transferId, outcome));
+  }
+
+  /**
+   * "No record" (25) means the network never got the transfer, unless the query overtook a slow
+   * send: a young transfer's 25 is only unknown, and a later query decides.
+   */
+  function tooEarlyToTellNotFound(transfer: TransferRecord, outcome: TransferOutcome) {
+    const ageSeconds = (deps.clock.now().getTime() - transfer.createdAt.getTime()) / 1000;
+    return outcome.kind === 'failed' &&
+      outcome.responseCode === NOT_FOUND &&
+      ageSeconds < deps.config.statusQueryNotFoundGraceSeconds
+      ? ({ ...outcome, kind: 'unknown' } as const)
+      : outcome;
+  }
+
+  async function load(transferId: string): Promise<TransferRecord> {
+    const transfer = await findTransferById(deps.db, transferId);
+    invariant(transfer !== undefined, `transfer ${transferId} is missing`);
+    return transfer;
+  }
+
+  return { createTransfer, dispatch, queryAndSettle };
+}
+
+export type OutboundTransferService = ReturnType<typeof createOutboundTransferService>;
+
+/**
+ * What makes two transfer requests "the same request" for replays: the money movement itself.
+ * Not the name-enquiry reference: clients run a fresh enquiry before every attempt, so a retry
+ * carries a new one and must still replay the original transfer.
+ */
+function fingerprint(body: TransferRequest): string {
+  return requestFingerprint({
+    debitAccountNumber: body.debitAccountNumber,
+    beneficiaryBankCode: body.beneficiaryBankCode,
+    beneficiaryAccountNumber: body.beneficiaryAccountNumber,
+    amountKobo: body.amountKobo.toString(),
+    narration: body.narration ?? null,
+    paymentReference: body.paymentReference ?? null,
+  });
+}
+
+function party(side: Party) {
+  return { ...side, kycLevel: side.kycLevel ?? '1' };
+}
+
+const NOT_FOUND = '25';
+
+/** A rail that throws is a rail that did not answer: the outcome is unknown, never a failure. */
+async function askRail(call: () => Promise<TransferOutcome>): Promise<TransferOutcome> {
+  try {
+    return await call();
+  } catch (error) {
+    return {
+      kind: 'unknown',
+      responseCode: null,
+      responseMessage: `No answer from the rail: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
+}

@@ -1,0 +1,176 @@
+import { createAccessTokenIssuer } from './auth/access-tokens.ts';
+import { createTokenService } from './auth/token-service.ts';
+import type { Config, Secrets } from './config/config.ts';
+import type { Db } from './db/db.ts';
+import { GL_ACCOUNTS } from './ledger/gl-accounts.ts';
+import { createAccountService, createSubAccountService } from './modules/accounts/index.ts';
+import { createBeneficiaryService } from './modules/beneficiaries/index.ts';
+import { clientNames, createClientService } from './modules/clients/index.ts';
+import {
+  createIdentityBureauSimulator,
+  createIdentityProof,
+  createIdentityService,
+  createUnconfiguredBureau,
+  type IdentityBureau,
+  randomOtp,
+  SANDBOX_OTP,
+} from './modules/identity/index.ts';
+import {
+  createInboundCreditService,
+  createNameEnquiryService,
+  createOutboundTransferService,
+  createTransferService,
+  findBank,
+} from './modules/transfers/index.ts';
+import { createNipSimulator } from './rails/nip/nip-simulator.ts';
+import { createDatabaseSessionStore } from './rails/nip/simulator-sessions.ts';
+import type { Rail } from './rails/rail.ts';
+import { createUnconfiguredRail } from './rails/unconfigured-rail.ts';
+import type { Clock } from './shared/clock.ts';
+import { destinationPolicy } from './webhooks/destination-guard.ts';
+import { createWebhookService } from './webhooks/webhook-service.ts';
+
+export interface ServiceDeps {
+  readonly config: Config;
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly secrets: Secrets;
+  /** The NIP rail; by default the sandbox simulator, or a refusing rail in production. */
+  readonly rail?: Rail;
+  /** The identity bureau; by default the sandbox simulator, or a refusing one in production. */
+  readonly identityBureau?: IdentityBureau;
+}
+
+/**
+ * The composition root: every service of the process, built once. The server, the worker
+ * process, the tests and the benchmarks all start here, so there is one service graph, one rail
+ * and one handler for the credits it receives.
+ */
+export function createServices(deps: ServiceDeps) {
+  const { config, db, clock } = deps;
+  const accessTokens = createAccessTokenIssuer({
+    secret: deps.secrets.tokenSigningSecret,
+    issuer: config.publicBaseUrl,
+    ttlSeconds: config.accessTokenTtlSeconds,
+    clock,
+  });
+  const tokenService = createTokenService({
+    db,
+    clock,
+    accessTokens,
+    assertionPolicy: {
+      audiences: config.assertionAudiences,
+      minRsaKeyBits: config.minRsaKeyBits,
+      maxLifetimeSeconds: config.assertionMaxLifetimeSeconds,
+      clock,
+    },
+    refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
+    rejectReusedAssertionIds: config.assertionRejectReusedJti,
+  });
+  const accountService = createAccountService({
+    db,
+    clock,
+    institutionCode: config.institutionCode,
+    clientNames,
+  });
+  const clientService = createClientService({
+    db,
+    clock,
+    accountService,
+    minRsaKeyBits: config.minRsaKeyBits,
+  });
+  const webhookService = createWebhookService({
+    db,
+    clock,
+    policy: destinationPolicy(config),
+    secretRotationGraceSeconds: config.webhooks.secretRotationGraceSeconds,
+  });
+  const rail = deps.rail ?? createRail(config, clock, db);
+  const banks = { find: (code: string) => findBank(code, config.institutionCode) };
+  const beneficiaryService = createBeneficiaryService({
+    db,
+    clock,
+    bankName: (code) => banks.find(code)?.name,
+  });
+  const inboundCredits = createInboundCreditService({
+    db,
+    clock,
+    institutionCode: config.institutionCode,
+    stampDuty: config,
+    settlementAccountId:
+      config.ibsEnv === 'sandbox' ? GL_ACCOUNTS.sandboxExternalFloat : GL_ACCOUNTS.nipSettlement,
+  });
+  // Credits other banks send arrive through the rail, whichever rail it is.
+  rail.onInboundCredit((credit) => inboundCredits.receive(credit));
+  const nameEnquiryService = createNameEnquiryService({
+    db,
+    clock,
+    rail,
+    banks,
+    institutionCode: config.institutionCode,
+    ttlSeconds: config.transfers.nameEnquiryTtlSeconds,
+  });
+  const outboundTransfers = createOutboundTransferService({
+    db,
+    clock,
+    rail,
+    institutionCode: config.institutionCode,
+    config: config.transfers,
+    beneficiaries: beneficiaryService,
+  });
+  const transferService = createTransferService({ db, outbound: outboundTransfers });
+  const identityService = createIdentityService({
+    db,
+    clock,
+    bureau: deps.identityBureau ?? createIdentityBureau(config, clock),
+    config: config.identity,
+    vatBasisPoints: config.transfers.vatBasisPoints,
+    // The documented sandbox OTP (docs/sandbox-identity.md); production OTPs are random.
+    newOtp: config.ibsEnv === 'sandbox' ? () => SANDBOX_OTP : randomOtp,
+    otpSecret: deps.secrets.tokenSigningSecret,
+  });
+  const subAccountService = createSubAccountService({
+    db,
+    clock,
+    accounts: accountService,
+    proof: createIdentityProof(identityService),
+    callbackPolicy: destinationPolicy(config),
+  });
+  return {
+    accessTokens,
+    tokenService,
+    accountService,
+    subAccountService,
+    clientService,
+    identityService,
+    beneficiaryService,
+    webhookService,
+    nameEnquiryService,
+    outboundTransfers,
+    transferService,
+    inboundCredits,
+    rail,
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;
+
+/** The sandbox NIP simulator, or in production a rail that refuses other banks (no adapter yet). */
+function createRail(config: Config, clock: Clock, db: Db): Rail {
+  return config.ibsEnv === 'sandbox'
+    ? createNipSimulator({
+        institutionCode: config.institutionCode,
+        latencyMs: config.transfers.nipSimulatorLatencyMs,
+        clock,
+        // In the database, so a restart (or another process) still knows what the network did.
+        sessions: createDatabaseSessionStore(db),
+      })
+    : createUnconfiguredRail();
+}
+
+/** The sandbox bureau simulator, or in production one that refuses checks (no adapter yet). */
+function createIdentityBureau(config: Config, clock: Clock): IdentityBureau {
+  return config.ibsEnv === 'sandbox'
+    ? createIdentityBureauSimulator({ clock })
+    : createUnconfiguredBureau();
+}
