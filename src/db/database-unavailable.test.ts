@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import Fastify from 'fastify';
+import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailable } from '../errors/app-error.ts';
 import { installErrorHandlers } from '../errors/error-handler.ts';
-import {
-  DATABASE_RETRY_AFTER_SECONDS,
-  databaseUnavailable,
-  isDatabaseUnavailable,
-} from './database-unavailable.ts';
+import { isDatabaseUnavailable } from './database-unavailable.ts';
 
 const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
 

@@ -1,8 +1,4 @@
-import { AppError } from '../errors/app-error.ts';
 import { sqlState } from './db.ts';
-
-/** What a 503 DATABASE_UNAVAILABLE tells callers to wait before trying again. */
-export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /** Socket errors: the database is down, restarting, or the network to it is. */
 const NETWORK_ERROR_CODES = new Set([
@@ -67,12 +63,4 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
     return true;
   }
   return 'cause' in error && isDatabaseUnavailable(error.cause, depth + 1);
-}
-
-/** The 503 answered while the database is unreachable, with a Retry-After. */
-export function databaseUnavailable(cause?: unknown): AppError {
-  return new AppError('DATABASE_UNAVAILABLE', undefined, {
-    cause,
-    headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
-  });
 }

@@ -32,3 +32,14 @@ export class AppError extends Error {
 export function recordNotFound(): AppError {
   return new AppError('RECORD_NOT_FOUND');
 }
+
+/** What a 503 DATABASE_UNAVAILABLE tells callers to wait before trying again. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/** The 503 answered while the database is unreachable, with a Retry-After. */
+export function databaseUnavailable(cause?: unknown): AppError {
+  return new AppError('DATABASE_UNAVAILABLE', undefined, {
+    cause,
+    headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
+  });
+}

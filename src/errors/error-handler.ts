@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { databaseUnavailable, isDatabaseUnavailable } from '../db/database-unavailable.ts';
-import { AppError, type ErrorDetail } from './app-error.ts';
+import { isDatabaseUnavailable } from '../db/database-unavailable.ts';
+import { AppError, databaseUnavailable, type ErrorDetail } from './app-error.ts';
 import { ERROR_CODES, type ErrorCode, OAUTH_ERROR_NAMES } from './error-codes.ts';
 
 export interface ErrorBody {

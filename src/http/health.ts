@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { databaseUnavailable } from '../db/database-unavailable.ts';
 import type { Db } from '../db/db.ts';
+import { databaseUnavailable } from '../errors/app-error.ts';
 
 const Status = Type.Object({ status: Type.String() });
 /** A database that does not answer within this is not ready (probes time out at 1 to 5 s). */
