@@ -1,6 +1,9 @@
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { after, before } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import { sandboxCredit, signedInClient } from './factories.ts';
+import { buildTestApp, type TestApp } from './harness.ts';
 
 export interface RawResponse {
   readonly status: number;
@@ -62,4 +65,43 @@ export async function listenRaw(app: FastifyInstance): Promise<RawSend> {
       outgoing.on('error', reject);
       outgoing.end(payload);
     });
+}
+
+/** A funded, signed-in client of a fresh app, listening on 127.0.0.1 (one per test file). */
+export interface RawClient {
+  readonly testApp: TestApp;
+  readonly send: RawSend;
+  readonly headers: Record<string, string>;
+  readonly main: { readonly _id: string; readonly accountNumber: string };
+  /** A request with the client's headers. */
+  call(method: string, path: string, body?: string | object): Promise<RawResponse>;
+}
+
+export function useRawClient(fundingNaira = 5_000): () => RawClient {
+  let client: RawClient | undefined;
+  before(async () => {
+    const testApp = await buildTestApp();
+    const signedIn = await signedInClient(testApp);
+    const send = await listenRaw(testApp.app);
+    const { headers } = signedIn;
+    client = {
+      testApp,
+      send,
+      headers,
+      main: {
+        _id: signedIn.client.mainAccountId,
+        accountNumber: signedIn.client.mainAccountNumber,
+      },
+      call: (method, path, body) =>
+        send(method, path, { headers, ...(body === undefined ? {} : { body }) }),
+    };
+    await sandboxCredit(testApp.app, client.main.accountNumber, fundingNaira);
+  });
+  after(() => client?.testApp.close());
+  return () => {
+    if (client === undefined) {
+      throw new Error('useRawClient: the client is built in before()');
+    }
+    return client;
+  };
 }

@@ -1,21 +1,18 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { sandboxCredit, signedInClient } from '../factories.ts';
-import { buildTestApp, type TestApp } from '../harness.ts';
-import { listenRaw, type RawResponse, type RawSend } from '../raw-http.ts';
+import { before, describe, it } from 'node:test';
+import { type RawClient, type RawResponse, type RawSend, useRawClient } from '../raw-http.ts';
 
 // What clients of the published API read, and how the edge answers what it cannot take.
 const INSTITUTION = '999240';
 const OTHER_BANK = '000013';
 
 describe('edge contract: what clients read', () => {
-  let testApp: TestApp;
+  const client = useRawClient();
   let send: RawSend;
   let headers: Record<string, string>;
   let main: { _id: string; accountNumber: string };
 
-  const call = (method: string, path: string, body?: string | object) =>
-    send(method, path, { headers, ...(body === undefined ? {} : { body }) });
+  const call: RawClient['call'] = (...args) => client().call(...args);
 
   async function transfer(bankCode: string, accountNumber: string, amount: number) {
     const enquiry = await call('POST', '/transfers/name-enquiry', { bankCode, accountNumber });
@@ -29,15 +26,9 @@ describe('edge contract: what clients read', () => {
     });
   }
 
-  before(async () => {
-    testApp = await buildTestApp();
-    const signedIn = await signedInClient(testApp);
-    headers = signedIn.headers;
-    send = await listenRaw(testApp.app);
-    main = { _id: signedIn.client.mainAccountId, accountNumber: signedIn.client.mainAccountNumber };
-    await sandboxCredit(testApp.app, main.accountNumber, 5_000);
+  before(() => {
+    ({ send, headers, main } = client());
   });
-  after(() => testApp.close());
 
   describe('6. creates answer statusCode 200', () => {
     it('accounts and sub-accounts: HTTP 200 and body statusCode 200', async () => {

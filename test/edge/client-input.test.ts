@@ -1,22 +1,19 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { sandboxCredit, signedInClient } from '../factories.ts';
-import { buildTestApp, type TestApp } from '../harness.ts';
-import { listenRaw, type RawSend } from '../raw-http.ts';
+import { before, describe, it } from 'node:test';
+import type { TestApp } from '../harness.ts';
+import { type RawClient, useRawClient } from '../raw-http.ts';
 
 // What real clients of the published API send (docs/api.md, "What clients send"), over HTTP.
 const INSTITUTION = '999240';
 const BVN = '22212345671';
 
 describe('edge contract: what clients send', () => {
+  const client = useRawClient();
   let testApp: TestApp;
-  let send: RawSend;
-  let headers: Record<string, string>;
   let main: { _id: string; accountNumber: string };
   let payee: { _id: string; accountNumber: string };
 
-  const call = (method: string, path: string, body?: string | object) =>
-    send(method, path, { headers, ...(body === undefined ? {} : { body }) });
+  const call: RawClient['call'] = (...args) => client().call(...args);
 
   async function balance(accountId: string): Promise<number> {
     return (await call('GET', `/accounts/${accountId}`)).body.data.accountBalance;
@@ -57,15 +54,9 @@ describe('edge contract: what clients send', () => {
   }
 
   before(async () => {
-    testApp = await buildTestApp();
-    const signedIn = await signedInClient(testApp);
-    headers = signedIn.headers;
-    send = await listenRaw(testApp.app);
-    main = { _id: signedIn.client.mainAccountId, accountNumber: signedIn.client.mainAccountNumber };
+    ({ testApp, main } = client());
     payee = (await call('POST', '/accounts', { suffix: 'Payee' })).body.data;
-    await sandboxCredit(testApp.app, main.accountNumber, 5_000);
   });
-  after(() => testApp.close());
 
   describe('1. query strings', () => {
     it('an empty value is an absent parameter', async () => {
