@@ -267,8 +267,8 @@ export async function countRunRows(db: Db, request: { clientId: string }): Promi
   const counts = [
     [
       'idempotencyKeys',
-      `SELECT split_part(key, '.', 1) AS run, count(*)::int AS n FROM idempotency_keys
-        WHERE client_id = $1 AND key LIKE '%.%.%' GROUP BY 1`,
+      `SELECT split_part(key, '.', 1) AS run, count(*)::int AS n FROM idempotency_requests
+        WHERE client_id = $1 AND scope = 'transfers' AND key LIKE '%.%.%' GROUP BY 1`,
     ],
     [
       'outboxEvents',
