@@ -109,3 +109,170 @@ export async function sandboxCredit(app: FastifyInstance, accountNumber: string,
   }
   return response.json().data;
 }
+
+type Headers = Record<string, string>;
+
+/** The published account object, with its balances (GET /accounts/:id). */
+export async function getAccount(app: FastifyInstance, headers: Headers, accountId: string) {
+  const response = await app.inject({ method: 'GET', url: `/accounts/${accountId}`, headers });
+  if (response.statusCode !== 200) {
+    throw new Error(`account fetch failed: ${response.body}`);
+  }
+  return response.json().data;
+}
+
+// The NIP simulator's other bank and an account there that resolves to "YUSUF ABUBAKAR".
+export const OTHER_BANK = '000013';
+export const OTHER_BANK_ACCOUNT = '0123456789';
+
+export async function nameEnquiry(
+  app: FastifyInstance,
+  headers: Headers,
+  bankCode: string,
+  accountNumber: string,
+) {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/transfers/name-enquiry',
+    headers,
+    payload: { bankCode, accountNumber },
+  });
+  if (response.statusCode !== 200) {
+    throw new Error(`name enquiry failed: ${response.body}`);
+  }
+  return response.json().data as { sessionId: string; accountName: string };
+}
+
+/**
+ * POST /transfers after a fresh name enquiry of the beneficiary (to another bank unless told
+ * otherwise). Answers the response, whatever it is; the NIP simulator's outcome follows the
+ * amount's kobo (docs/sandbox-nip.md): .05 fails, .97 times out.
+ */
+export async function sendTransfer(
+  app: FastifyInstance,
+  headers: Headers,
+  body: { debitAccountNumber: string; amount: number } & Record<string, unknown>,
+) {
+  const beneficiary = {
+    beneficiaryBankCode: OTHER_BANK,
+    beneficiaryAccountNumber: OTHER_BANK_ACCOUNT,
+    ...body,
+  } as { beneficiaryBankCode: string; beneficiaryAccountNumber: string };
+  const { sessionId } = await nameEnquiry(
+    app,
+    headers,
+    beneficiary.beneficiaryBankCode,
+    beneficiary.beneficiaryAccountNumber,
+  );
+  return app.inject({
+    method: 'POST',
+    url: '/transfers',
+    headers,
+    payload: { nameEnquiryReference: sessionId, saveBeneficiary: false, ...beneficiary },
+  });
+}
+
+// Sandbox identities (docs/sandbox-identity.md); every sandbox OTP is 123456.
+export const SANDBOX_OTP = '123456';
+export const SANDBOX_BVN = '22212345671';
+
+/**
+ * An identity check through POST /identity/v2, charged to `debitAccountNumber`; a Pending one is
+ * validated with the sandbox OTP unless `validate` is false. Answers the verification id.
+ */
+export async function verifyIdentity(
+  app: FastifyInstance,
+  headers: Headers,
+  body: { type: string; number: string; debitAccountNumber: string },
+  validate = true,
+): Promise<string> {
+  const started = await app.inject({ method: 'POST', url: '/identity/v2', headers, payload: body });
+  if (started.statusCode !== 200) {
+    throw new Error(`identity check failed: ${started.body}`);
+  }
+  const { _id: id, verificationStatus } = started.json().data;
+  if (validate && verificationStatus === 'Pending') {
+    const done = await app.inject({
+      method: 'POST',
+      url: '/identity/v2/validate',
+      headers,
+      payload: { identityId: id, type: body.type, otp: SANDBOX_OTP },
+    });
+    if (done.statusCode !== 200) {
+      throw new Error(`identity validation failed: ${done.body}`);
+    }
+  }
+  return id;
+}
+
+let subAccountReference = 0;
+
+/** The body of an individual's sub-account on a verified BVN (SANDBOX_BVN). */
+export function individualSubAccountBody(identityId: string, extra: Record<string, unknown> = {}) {
+  return {
+    phoneNumber: '+2348112345678',
+    emailAddress: 'jane.doe@example.com',
+    externalReference: `EXT-${++subAccountReference}`,
+    identityType: 'BVN',
+    identityNumber: SANDBOX_BVN,
+    identityId,
+    metadata: { customer: 'jane' },
+    ...extra,
+  };
+}
+
+/** A KYC level 2 sub-account on a freshly verified BVN, the check charged to the main account. */
+export async function openSubAccount(
+  app: FastifyInstance,
+  headers: Headers,
+  mainAccountNumber: string,
+  extra: Record<string, unknown> = {},
+) {
+  const identityId = await verifyIdentity(app, headers, {
+    type: 'BVN',
+    number: SANDBOX_BVN,
+    debitAccountNumber: mainAccountNumber,
+  });
+  const response = await app.inject({
+    method: 'POST',
+    url: '/accounts/subaccount',
+    headers,
+    payload: individualSubAccountBody(identityId, extra),
+  });
+  if (response.statusCode !== 200) {
+    throw new Error(`sub-account creation failed: ${response.body}`);
+  }
+  return response.json().data as {
+    _id: string;
+    accountNumber: string;
+    accountName: string;
+    externalReference: string;
+  };
+}
+
+/**
+ * A sandbox credit to the client's account and the transfer webhook event it produced, as
+ * GET /webhooks/deliveries lists it.
+ */
+export async function creditWebhookEvent(
+  app: FastifyInstance,
+  headers: Headers,
+  accountNumber: string,
+  amount = 75,
+) {
+  const transfer = await sandboxCredit(app, accountNumber, amount);
+  const list = await app.inject({
+    method: 'GET',
+    url: '/webhooks/deliveries?type=transfer&limit=100',
+    headers,
+  });
+  const delivery = list
+    .json()
+    .data.find(
+      (item: { payload: { data: { _id: string } } }) => item.payload.data._id === transfer._id,
+    );
+  if (delivery === undefined) {
+    throw new Error(`the credit produced no transfer event: ${list.body}`);
+  }
+  return delivery as { _id: string; status: string; payload: unknown };
+}

@@ -116,8 +116,23 @@ describe('ledger', () => {
     });
 
     it('lets an account whose policy allows it go negative (external float)', async () => {
-      const before = (await balances(GL_ACCOUNTS.sandboxExternalFloat)).balance;
-      assert.ok(before < 0n);
+      const before = await balances(GL_ACCOUNTS.sandboxExternalFloat);
+      // More than the float holds: a customer account would refuse this (see the overdraft test).
+      const amount = (before.balance < 0n ? -before.balance : before.balance) + 7_000n;
+      await post([
+        [GL_ACCOUNTS.sandboxExternalFloat, -amount],
+        [bob, amount],
+      ]);
+      const after = await balances(GL_ACCOUNTS.sandboxExternalFloat);
+      assert.equal(after.balance, before.balance - amount);
+      assert.ok(after.balance < 0n);
+      assert.equal(after.entries, before.entries + 1n);
+      assert.deepEqual(await balances(bob), { balance: amount, held: 0n, entries: 1n });
+      const [entry] = await testDb.db.query<{ balance_after_kobo: bigint }>(
+        'SELECT balance_after_kobo FROM ledger_entries WHERE account_id = $1 ORDER BY seq DESC LIMIT 1',
+        [GL_ACCOUNTS.sandboxExternalFloat],
+      );
+      assert.equal(entry?.balance_after_kobo, after.balance);
     });
 
     it('refuses an unknown account', async () => {
