@@ -17,7 +17,7 @@ import { percentile } from './stats.ts';
  * completed NIP transfer posts: the customer pays amount, fee and VAT (three lines) to the NIP
  * settlement, fee income and VAT payable GL accounts, which every such journal shares.
  */
-export type LedgerShape = 'pair' | 'nipSettlement';
+export type LedgerShape = 'pair' | 'nipSettlement' | 'ceiling';
 
 export interface LedgerRateRequest {
   /** Per lane, the accounts it debits in turn and the accounts it credits in turn. */
@@ -63,6 +63,9 @@ export async function measureLedgerRate(
   let failed = 0;
   let firstError: string | undefined;
   let lastDone = started;
+  if (request.shape === 'ceiling') {
+    await installCeiling(db, request);
+  }
   const lane = async (index: number) => {
     const accounts = request.lanes[index];
     if (accounts === undefined) {
@@ -71,15 +74,27 @@ export async function measureLedgerRate(
     for (let sequence = 0; performance.now() < deadline; sequence += 1) {
       const debit = accounts.debit[sequence % accounts.debit.length] as string;
       const credit = accounts.credit[sequence % accounts.credit.length] as string;
-      const postings = journalPostings(request, debit, credit);
+      const reference = `${request.runId}.${index}.${sequence}`;
       const sent = performance.now();
       try {
+        if (request.shape === 'ceiling') {
+          await db.query('SELECT bench_ceiling_transfer($1, $2, $3, $4)', [
+            reference,
+            debit,
+            credit,
+            request.amountKobo,
+          ]);
+          lastDone = performance.now();
+          latencies.push(lastDone - sent);
+          continue;
+        }
+        const postings = journalPostings(request, debit, credit);
         await db.transaction(async (tx) => {
           await ledger.post(tx, {
             id: newObjectId(systemClock),
             kind: 'test',
             narration: 'Bench ledger post',
-            reference: `${request.runId}.${index}.${sequence}`,
+            reference,
             createdAt: systemClock.now(),
             postings,
           });
@@ -104,6 +119,35 @@ export async function measureLedgerRate(
     p50Ms: percentile(latencies, 50),
     p99Ms: percentile(latencies, 99),
   };
+}
+
+/**
+ * The ceiling (L): the least a transfer can be, one round trip to a plpgsql function that locks
+ * both accounts in id order, moves the balances and writes a journal and its two entries. On
+ * tables of its own in the bench database, so the ledger and its invariants are untouched.
+ */
+async function installCeiling(db: Db, request: LedgerRateRequest): Promise<void> {
+  await db.exec(`
+    CREATE TABLE IF NOT EXISTS bench_ceiling_accounts (id text PRIMARY KEY, balance bigint NOT NULL);
+    CREATE TABLE IF NOT EXISTS bench_ceiling_journals (
+      id text PRIMARY KEY, created_at timestamptz NOT NULL DEFAULT now());
+    CREATE TABLE IF NOT EXISTS bench_ceiling_entries (
+      journal_id text NOT NULL, account_id text NOT NULL, amount bigint NOT NULL);
+    CREATE OR REPLACE FUNCTION bench_ceiling_transfer(
+      p_journal text, p_from text, p_to text, p_amount bigint) RETURNS void AS $$
+    BEGIN
+      PERFORM 1 FROM bench_ceiling_accounts WHERE id IN (p_from, p_to) ORDER BY id FOR UPDATE;
+      UPDATE bench_ceiling_accounts SET balance = balance - p_amount WHERE id = p_from;
+      UPDATE bench_ceiling_accounts SET balance = balance + p_amount WHERE id = p_to;
+      INSERT INTO bench_ceiling_journals (id) VALUES (p_journal);
+      INSERT INTO bench_ceiling_entries VALUES (p_journal, p_from, -p_amount), (p_journal, p_to, p_amount);
+    END $$ LANGUAGE plpgsql;`);
+  const ids = [...new Set(request.lanes.flatMap((lane) => [...lane.debit, ...lane.credit]))];
+  await db.query(
+    `INSERT INTO bench_ceiling_accounts (id, balance)
+     SELECT id, 1000000000000 FROM unnest($1::text[]) AS id ON CONFLICT DO NOTHING`,
+    [ids],
+  );
 }
 
 function journalPostings(request: LedgerRateRequest, debit: string, credit: string): Posting[] {
@@ -291,6 +335,16 @@ export async function countRunRows(db: Db, request: { clientId: string }): Promi
   );
   for (const row of journals) {
     mutable(row.run).journals = row.n;
+  }
+  // The ceiling's journals live in its own tables (when a ceiling run made them).
+  const ceiling = await db
+    .query<{ run: string; n: number }>(
+      `SELECT split_part(id, '.', 1) AS run, count(*)::int AS n FROM bench_ceiling_journals
+      GROUP BY 1`,
+    )
+    .catch(() => []);
+  for (const row of ceiling) {
+    mutable(row.run).journals += row.n;
   }
   const holds = await db.query<{ run: string; status: string; n: number }>(
     `SELECT split_part(t.payment_reference, '.', 1) AS run, h.status, count(*)::int AS n

@@ -58,6 +58,7 @@ const SETTLE_MS = 500;
 const IPC_MARGIN_MS = 120_000;
 
 export type TransferScenarioKey =
+  | 'ceiling'
   | 'ledger'
   | 'intra'
   | 'intraHot'
@@ -73,6 +74,7 @@ interface ScenarioDefinition {
 }
 
 export const TRANSFER_SCENARIOS: readonly ScenarioDefinition[] = [
+  { key: 'ceiling', label: '(L) one-round-trip transfer function', kind: 'ledger' },
   { key: 'ledger', label: '(a) ledger.post, 2 postings, spread accounts', kind: 'ledger' },
   { key: 'intra', label: '(b) POST /transfers intra-bank, spread', kind: 'http' },
   { key: 'intraHot', label: '(c) POST /transfers intra-bank, 1 hot debit', kind: 'http' },
@@ -392,7 +394,7 @@ class ScenarioRunner {
             : laneAccounts(debits, lane, lanes).map((a) => a.id),
         credit: laneAccounts(beneficiaries, lane, lanes).map((a) => a.id),
       })),
-      shape: key === 'ledgerNip' ? 'nipSettlement' : 'pair',
+      shape: key === 'ledgerNip' ? 'nipSettlement' : key === 'ceiling' ? 'ceiling' : 'pair',
       amountKobo: AMOUNT_KOBO,
       feeKobo: NIP_FEE_KOBO,
       vatKobo: NIP_VAT_KOBO,
@@ -602,6 +604,9 @@ export function summarizeTransfers(result: TransferBenchResult) {
       ratioToLedger: median(
         rounds.map((round) => ratio(round.runs[key].rate, round.runs.ledger.rate)),
       ),
+      ratioToCeiling: median(
+        rounds.map((round) => ratio(round.runs[key].rate, round.runs.ceiling.rate)),
+      ),
       operations: runs.reduce((sum, run) => sum + run.operations, 0),
       failures: runs.reduce(
         (sum, run) => sum + Object.values(run.failures).reduce((s, n) => s + n, 0),
@@ -682,7 +687,7 @@ function postgresByStatement(runs: readonly TransferRun[]) {
 
 const TOP_STATEMENTS = 5;
 
-const RATE_COLUMNS = [46, 9, 9, 9, 10, 8];
+const RATE_COLUMNS = [46, 9, 9, 9, 10, 8, 8, 10, 10];
 const PROFILE_COLUMNS = [46, 6, 11, 8, 8, 7, 6, 6, 6, 6, 6];
 
 export function renderTransferTable(summary: TransferSummary): string {
@@ -690,7 +695,10 @@ export function renderTransferTable(summary: TransferSummary): string {
   const lines = [
     `Transfers: median of ${summary.rounds} round(s)${early}, ${summary.connections} at a time x ` +
       `${summary.durationSeconds} s, database pool ${summary.poolSize}`,
-    row(['', 'per s', 'p50 ms', 'p99 ms', 'x ledger', 'errors'], RATE_COLUMNS),
+    row(
+      ['', 'per s', 'p50 ms', 'p99 ms', 'x ledger', 'errors', 'x (L)', 'round 1', 'last round'],
+      RATE_COLUMNS,
+    ),
     ...summary.scenarios.map((item) =>
       row(
         [
@@ -700,6 +708,9 @@ export function renderTransferTable(summary: TransferSummary): string {
           fixed(item.p99Ms, 1),
           fixed(item.ratioToLedger, 3),
           count(item.failures),
+          fixed(item.ratioToCeiling, 3),
+          count(item.roundRates[0] ?? 0),
+          count(item.roundRates.at(-1) ?? 0),
         ],
         RATE_COLUMNS,
       ),

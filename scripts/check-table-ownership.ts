@@ -16,7 +16,7 @@ const OWNERS: Record<string, readonly string[]> = {
   'src/modules/clients': ['clients'],
   'src/modules/accounts': ['accounts'],
   'src/modules/identity': ['identity_verifications'],
-  'src/modules/transfers': ['transfers', 'name_enquiries'],
+  'src/modules/transfers': ['transfers', 'name_enquiries', 'daily_outbound_totals'],
   'src/modules/beneficiaries': ['beneficiaries'],
 };
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { isDatabaseUnavailable } from './database-unavailable.ts';
 import { type Db, RETRYABLE_SQLSTATES, type SqlParam, sqlState, type Tx } from './db.ts';
@@ -80,7 +81,11 @@ export function createPgDb(options: PgDbOptions): Db {
     sql: string,
     params?: readonly SqlParam[],
   ) => {
-    const result = await client.query(sql, params as unknown[] | undefined);
+    const result = await client.query({
+      name: statementName(sql),
+      text: sql,
+      values: params as unknown[] | undefined,
+    });
     return result.rows as Row[];
   };
 
@@ -178,4 +183,23 @@ function throttled(
       // Reporting must never turn a handled error into a crash.
     }
   };
+}
+
+const statementNames = new Map<string, string>();
+const STATEMENT_NAMES_MAX = 2000;
+
+/**
+ * Every query runs as a named (prepared) statement: PostgreSQL parses and plans it once per
+ * connection instead of on every call, which was a third of its time per transfer. The name is
+ * derived from the text, so the same text is the same statement on every connection.
+ */
+function statementName(sql: string): string {
+  let name = statementNames.get(sql);
+  if (name === undefined) {
+    name = `s${createHash('sha1').update(sql).digest('base64url').slice(0, 20)}`;
+    if (statementNames.size < STATEMENT_NAMES_MAX) {
+      statementNames.set(sql, name);
+    }
+  }
+  return name;
 }

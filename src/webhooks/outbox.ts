@@ -13,28 +13,39 @@ export interface OutboxEvent {
 }
 
 /**
- * Writes an event into the outbox inside the caller's transaction: it commits with the change
- * it reports, or not at all. Delivery happens later, in the worker, never here.
+ * Writes events into the outbox inside the caller's transaction, in one statement: they commit
+ * with the change they report, or not at all. Delivery happens later, in the worker, never here.
  */
+export async function enqueueEvents(
+  tx: Queryable,
+  clock: Clock,
+  events: readonly OutboxEvent[],
+): Promise<string[]> {
+  const ids = events.map(() => `msg_${newSecretToken(18)}`);
+  await tx.query(
+    `INSERT INTO webhook_events (id, client_id, type, payload, callback_url, status,
+        next_attempt_at, created_at, updated_at)
+     SELECT e.id, e.client_id, e.type, e.payload::json, e.callback_url, 'pending', $6, $6, $6
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
+         AS e(id, client_id, type, payload, callback_url)`,
+    [
+      ids,
+      events.map((event) => event.clientId),
+      events.map((event) => event.type),
+      events.map((event) => JSON.stringify({ type: event.type, data: event.data })),
+      events.map((event) => event.callbackUrl ?? null),
+      clock.now(),
+    ],
+  );
+  return ids;
+}
+
+/** One event into the outbox, in the caller's transaction. */
 export async function enqueueEvent(
   tx: Queryable,
   clock: Clock,
   event: OutboxEvent,
 ): Promise<string> {
-  const id = `msg_${newSecretToken(18)}`;
-  const now = clock.now();
-  await tx.query(
-    `INSERT INTO webhook_events (id, client_id, type, payload, callback_url, status,
-        next_attempt_at, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, 'pending', $6, $6, $6)`,
-    [
-      id,
-      event.clientId,
-      event.type,
-      JSON.stringify({ type: event.type, data: event.data }),
-      event.callbackUrl ?? null,
-      now,
-    ],
-  );
-  return id;
+  const [id] = await enqueueEvents(tx, clock, [event]);
+  return id as string;
 }

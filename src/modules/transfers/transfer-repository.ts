@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/db.ts';
+import type { Kobo } from '../../shared/money.ts';
 import type { Transfer, TransferDirection, TransferStatus } from './transfer.ts';
 
 /** What a stored transfer carries beyond its published fields. */
@@ -259,14 +260,35 @@ export async function listTransfers(db: Queryable, filter: TransferFilter) {
   return { transfers: rows.map(toTransferRecord), total: Number(counts[0]?.total ?? 0n) };
 }
 
-/** Outbound volume of an account since a time, for the daily limit (failed ones do not count). */
-export async function outboundVolumeSince(db: Queryable, accountId: string, since: Date) {
-  const rows = await db.query<{ total: bigint }>(
-    `SELECT coalesce(sum(amount_kobo), 0)::bigint AS total FROM transfers
-      WHERE account_id = $1 AND type = 'Outwards' AND status <> 'Failed' AND created_at >= $2`,
-    [accountId, since],
+/**
+ * Adds an outbound transfer to its account's total for the UTC day it was made, and answers the
+ * day's new total. The row is the debit account's, whose ledger row lock this transaction
+ * already holds, so it adds no lock order.
+ */
+export async function addToDailyOutbound(
+  db: Queryable,
+  entry: { accountId: string; madeAt: Date; amountKobo: Kobo },
+): Promise<Kobo> {
+  const rows = await db.query<{ total_kobo: bigint }>(
+    `INSERT INTO daily_outbound_totals AS d (account_id, day, total_kobo)
+     VALUES ($1, ($2::timestamptz AT TIME ZONE 'UTC')::date, $3)
+     ON CONFLICT (account_id, day) DO UPDATE SET total_kobo = d.total_kobo + EXCLUDED.total_kobo
+     RETURNING total_kobo`,
+    [entry.accountId, entry.madeAt, entry.amountKobo],
   );
-  return rows[0]?.total ?? 0n;
+  return rows[0]?.total_kobo ?? 0n;
+}
+
+/** Takes a failed transfer off the total of the day it was made (its row exists since then). */
+export async function removeFromDailyOutbound(
+  db: Queryable,
+  entry: { accountId: string; madeAt: Date; amountKobo: Kobo },
+): Promise<void> {
+  await db.query(
+    `UPDATE daily_outbound_totals SET total_kobo = total_kobo - $3
+      WHERE account_id = $1 AND day = ($2::timestamptz AT TIME ZONE 'UTC')::date`,
+    [entry.accountId, entry.madeAt, entry.amountKobo],
+  );
 }
 
 /**

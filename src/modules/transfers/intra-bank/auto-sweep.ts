@@ -4,7 +4,7 @@ import type { Clock } from '../../../shared/clock.ts';
 import { newNipSessionId, newObjectId } from '../../../shared/ids.ts';
 import { type Account, findClientAccount, findSweepDestination } from '../../accounts/index.ts';
 import { buildOutward } from '../transfer-builder.ts';
-import { insertTransfer } from '../transfer-repository.ts';
+import { addToDailyOutbound, insertTransfer } from '../transfer-repository.ts';
 import { postIntraBank } from './intra-bank-posting.ts';
 
 export const AUTO_SWEEP_NARRATION = 'Auto-sweep';
@@ -63,5 +63,11 @@ export async function sweepAfterCredit(
     deps.clock,
   );
   await insertTransfer(tx, outward);
+  // A sweep is outbound volume of the swept account like any transfer (no limit applies to it).
+  await addToDailyOutbound(tx, {
+    accountId: account.id,
+    madeAt: outward.createdAt,
+    amountKobo: amountKobo,
+  });
   await postIntraBank(tx, deps.clock, { outward, debitAccount: account, beneficiary: destination });
 }

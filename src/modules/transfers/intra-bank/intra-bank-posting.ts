@@ -2,7 +2,7 @@ import type { Queryable } from '../../../db/db.ts';
 import * as ledger from '../../../ledger/ledger-service.ts';
 import type { Clock } from '../../../shared/clock.ts';
 import { newObjectId } from '../../../shared/ids.ts';
-import { enqueueEvent } from '../../../webhooks/outbox.ts';
+import { enqueueEvents } from '../../../webhooks/outbox.ts';
 import type { Account } from '../../accounts/index.ts';
 import type { Transfer } from '../transfer.ts';
 import { buildInwardTwin } from '../transfer-builder.ts';
@@ -34,15 +34,19 @@ export async function postIntraBank(
   });
   const inward = buildInwardTwin(outward, beneficiary, clock);
   await insertTransfer(tx, inward);
-  for (const [transfer, callbackUrl] of [
-    [outward, debitAccount.callbackUrl],
-    [inward, beneficiary.callbackUrl],
-  ] as const) {
-    await enqueueEvent(tx, clock, {
+  await enqueueEvents(
+    tx,
+    clock,
+    (
+      [
+        [outward, debitAccount.callbackUrl],
+        [inward, beneficiary.callbackUrl],
+      ] as const
+    ).map(([transfer, callbackUrl]) => ({
       clientId: transfer.clientId,
-      type: 'transfer',
+      type: 'transfer' as const,
       data: transferView(transfer),
       callbackUrl,
-    });
-  }
+    })),
+  );
 }

@@ -57,9 +57,8 @@ export function createOutboundTransferService(deps: OutboundTransferServiceDeps)
       }
       return placed;
     });
-    const transfer = await load(
-      placement.kind === 'replay' ? placement.transferId : placement.transfer.id,
-    );
+    const transfer =
+      placement.kind === 'replay' ? await load(placement.transferId) : placement.transfer;
     return placement.kind === 'placed' && transfer.status === 'Processing'
       ? dispatch(transfer)
       : transfer;

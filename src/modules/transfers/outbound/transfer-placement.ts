@@ -18,9 +18,10 @@ import {
 import type { Transfer } from '../transfer.ts';
 import { buildOutward } from '../transfer-builder.ts';
 import {
+  addToDailyOutbound,
   findOutwardByReference,
   insertTransfer,
-  outboundVolumeSince,
+  type TransferRecord,
 } from '../transfer-repository.ts';
 
 export interface TransferRequest {
@@ -45,7 +46,8 @@ export interface PlacementDeps {
 export type Placement =
   | {
       readonly kind: 'placed';
-      readonly transfer: Transfer;
+      /** The transfer as stored, so nothing has to read it back after the commit. */
+      readonly transfer: TransferRecord;
       /** The account an intra-bank transfer credited, for the owner's auto-sweep. */
       readonly credited: Account | undefined;
     }
@@ -142,12 +144,13 @@ export async function placeTransfer(
   const nextStatusQueryAt = intraBank
     ? null
     : new Date(now.getTime() + (deps.config.statusQueryScheduleSeconds[0] ?? 30) * 1000);
-  const inserted = await insertTransfer(tx, outward, {
+  const extras = {
     requestHash,
     holdId,
-    nextStatusQueryAt,
+    statusQueries: 0,
     saveBeneficiary: !intraBank && body.saveBeneficiary,
-  });
+  };
+  const inserted = await insertTransfer(tx, outward, { ...extras, nextStatusQueryAt });
   if (!inserted) {
     // A concurrent request with this reference committed first.
     const winner = await earlierByReference(
@@ -181,13 +184,13 @@ export async function placeTransfer(
     });
   }
   // After the money moved: the ledger holds the debit account's row lock by now, taken in id
-  // order with the other accounts, so the day's sum is exact and the lock order stays deadlock-free.
-  await refuseAboveDailyLimit(tx, deps.config, debitAccount, now);
+  // order with the other accounts, so the day's total is exact and no lock order is added.
+  await refuseAboveDailyLimit(tx, deps.config, debitAccount, outward);
   // An intra-bank transfer has succeeded already; a NIP one saves it when it settles with 00.
   if (intraBank && body.saveBeneficiary) {
     await deps.beneficiaries.remember(tx, principal.clientId, enquiry);
   }
-  return { kind: 'placed', transfer: outward, credited };
+  return { kind: 'placed', transfer: { ...outward, ...extras }, credited };
 }
 
 /** The earlier transfer under this reference when it is the same request; 409 when it is not. */
@@ -232,15 +235,18 @@ function refuseAbovePerTransferLimit(config: TransferConfig, account: Account, a
   }
 }
 
-/** The day's outbound volume includes this transfer, already inserted in the same transaction. */
+/** The day's outbound total, this transfer included, against the account's daily limit. */
 async function refuseAboveDailyLimit(
   tx: Queryable,
   config: TransferConfig,
   account: Account,
-  now: Date,
+  outward: Transfer,
 ) {
-  const startOfDay = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-  const spent = await outboundVolumeSince(tx, account.id, startOfDay);
+  const spent = await addToDailyOutbound(tx, {
+    accountId: account.id,
+    madeAt: outward.createdAt,
+    amountKobo: outward.amountKobo,
+  });
   if (spent > limitsFor(config, account.kycLevel).dailyKobo) {
     throw new AppError('TRANSFER_LIMIT_EXCEEDED', "Amount is above the account's daily limit.");
   }

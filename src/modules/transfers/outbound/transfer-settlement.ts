@@ -10,7 +10,12 @@ import { invariant } from '../../../shared/invariant.ts';
 import { enqueueEvent } from '../../../webhooks/outbox.ts';
 import { findClientAccount } from '../../accounts/index.ts';
 import type { BeneficiaryService } from '../../beneficiaries/index.ts';
-import { findTransferById, recordRailAnswer, type TransferRecord } from '../transfer-repository.ts';
+import {
+  findTransferById,
+  recordRailAnswer,
+  removeFromDailyOutbound,
+  type TransferRecord,
+} from '../transfer-repository.ts';
 import { move } from '../transfer-state.ts';
 import { transferView } from '../transfer-view.ts';
 
@@ -78,6 +83,12 @@ async function finish(
     }
   } else {
     await ledger.voidHold(tx, transfer.holdId, now);
+    // A failed transfer no longer counts towards its day's limit.
+    await removeFromDailyOutbound(tx, {
+      accountId: transfer.accountId,
+      madeAt: transfer.createdAt,
+      amountKobo: transfer.amountKobo,
+    });
   }
   await recordRailAnswer(tx, {
     transferId: transfer.id,
