@@ -13,7 +13,14 @@ export async function findActiveAccount(
   accountNumber: string,
   owner?: { readonly clientId: string },
 ): Promise<Account> {
-  const account = await findAccountByNumber(db, accountNumber);
+  return requireActive(await findAccountByNumber(db, accountNumber), owner);
+}
+
+/** The same check on an account already read (with others, in one query). */
+export function requireActive(
+  account: Account | undefined,
+  owner?: { readonly clientId: string },
+): Account {
   if (account === undefined || (owner !== undefined && account.clientId !== owner.clientId)) {
     throw recordNotFound();
   }

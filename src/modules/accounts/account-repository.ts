@@ -240,6 +240,17 @@ export async function findAccountByNumber(
   return rows[0] === undefined ? undefined : toAccount(rows[0]);
 }
 
+/** Several accounts by number in one query (a transfer's debit and recipient accounts). */
+export async function findAccountsByNumber(
+  db: Queryable,
+  accountNumbers: readonly string[],
+): Promise<Map<string, Account>> {
+  const rows = await db.query<AccountRow>(`${SELECT_ACCOUNT} WHERE a.account_number = ANY($1)`, [
+    accountNumbers,
+  ]);
+  return new Map(rows.map((row) => [row.account_number, toAccount(row)]));
+}
+
 export async function listClientAccounts(
   db: Queryable,
   filter: { clientId: string; isSubAccount: boolean; offset: number; limit: number },

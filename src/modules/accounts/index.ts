@@ -7,8 +7,13 @@ export {
   findActiveAccount,
   findOwnActiveAccount,
   findSweepDestination,
+  requireActive,
 } from './account-checks.ts';
-export { findAccountByNumber, findClientAccount } from './account-repository.ts';
+export {
+  findAccountByNumber,
+  findAccountsByNumber,
+  findClientAccount,
+} from './account-repository.ts';
 export { AccountSchema } from './account-schemas.ts';
 export { type AccountService, createAccountService } from './account-service.ts';
 export { accountView } from './account-view.ts';

@@ -18,6 +18,82 @@ export interface NewTransferExtras {
   readonly saveBeneficiary?: boolean;
 }
 
+const TRANSFER_COLUMNS = `id, client_id, account_id, type, session_id, name_enquiry_reference,
+    payment_reference, provider, provider_channel, provider_channel_code,
+    destination_institution_code, credit_account_name, credit_account_number,
+    credit_bank_code, credit_kyc_level, debit_account_name, debit_account_number,
+    debit_bank_code, debit_kyc_level, transaction_location, narration, amount_kobo,
+    fee_kobo, vat_kobo, stamp_duty_kobo, response_code, response_message, status,
+    is_reversed, reversal_reference, created_at, updated_at, approved_at, declined_at,
+    request_hash, hold_id, next_status_query_at, save_beneficiary`;
+/** Column types, for rows that a SELECT supplies (it cannot take them from the table). */
+const COLUMN_TYPES = [
+  ...Array<string>(21).fill('text'),
+  ...Array<string>(4).fill('bigint'),
+  'text',
+  'text',
+  'text',
+  'boolean',
+  'text',
+  ...Array<string>(4).fill('timestamptz'),
+  'text',
+  'text',
+  'timestamptz',
+  'boolean',
+];
+
+/** `($1, ..., $38)` for the row at `index` of a statement, typed when `typed`. */
+function placeholders(index: number, typed = false): string {
+  const first = index * COLUMN_TYPES.length;
+  const values = COLUMN_TYPES.map(
+    (type, column) => `$${first + column + 1}${typed ? `::${type}` : ''}`,
+  );
+  return `(${values.join(', ')})`;
+}
+
+function transferValues(transfer: Transfer, extras: NewTransferExtras) {
+  return [
+    transfer.id,
+    transfer.clientId,
+    transfer.accountId,
+    transfer.type,
+    transfer.sessionId,
+    transfer.nameEnquiryReference,
+    transfer.paymentReference,
+    transfer.provider,
+    transfer.providerChannel,
+    transfer.providerChannelCode,
+    transfer.destinationInstitutionCode,
+    transfer.credit.accountName,
+    transfer.credit.accountNumber,
+    transfer.credit.bankCode,
+    transfer.credit.kycLevel,
+    transfer.debit.accountName,
+    transfer.debit.accountNumber,
+    transfer.debit.bankCode,
+    transfer.debit.kycLevel,
+    transfer.transactionLocation,
+    transfer.narration,
+    transfer.amountKobo,
+    transfer.feeKobo,
+    transfer.vatKobo,
+    transfer.stampDutyKobo,
+    transfer.responseCode,
+    transfer.responseMessage,
+    transfer.status,
+    transfer.isReversed,
+    transfer.reversalReference,
+    transfer.createdAt,
+    transfer.updatedAt,
+    transfer.approvedAt,
+    transfer.declinedAt,
+    extras.requestHash ?? null,
+    extras.holdId ?? null,
+    extras.nextStatusQueryAt ?? null,
+    extras.saveBeneficiary ?? false,
+  ];
+}
+
 /**
  * Inserts a transfer unless its (client, paymentReference) or (session, direction) exists:
  * answers false then, and the caller replays or refuses. The unique indexes decide, inside the
@@ -29,58 +105,32 @@ export async function insertTransfer(
   extras: NewTransferExtras = {},
 ): Promise<boolean> {
   const rows = await db.query(
-    `INSERT INTO transfers (id, client_id, account_id, type, session_id, name_enquiry_reference,
-        payment_reference, provider, provider_channel, provider_channel_code,
-        destination_institution_code, credit_account_name, credit_account_number,
-        credit_bank_code, credit_kyc_level, debit_account_name, debit_account_number,
-        debit_bank_code, debit_kyc_level, transaction_location, narration, amount_kobo,
-        fee_kobo, vat_kobo, stamp_duty_kobo, response_code, response_message, status,
-        is_reversed, reversal_reference, created_at, updated_at, approved_at, declined_at,
-        request_hash, hold_id, next_status_query_at, save_beneficiary)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18,
-        $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35,
-        $36, $37, $38)
+    `INSERT INTO transfers (${TRANSFER_COLUMNS}) VALUES ${placeholders(0)}
      ON CONFLICT DO NOTHING RETURNING id`,
-    [
-      transfer.id,
-      transfer.clientId,
-      transfer.accountId,
-      transfer.type,
-      transfer.sessionId,
-      transfer.nameEnquiryReference,
-      transfer.paymentReference,
-      transfer.provider,
-      transfer.providerChannel,
-      transfer.providerChannelCode,
-      transfer.destinationInstitutionCode,
-      transfer.credit.accountName,
-      transfer.credit.accountNumber,
-      transfer.credit.bankCode,
-      transfer.credit.kycLevel,
-      transfer.debit.accountName,
-      transfer.debit.accountNumber,
-      transfer.debit.bankCode,
-      transfer.debit.kycLevel,
-      transfer.transactionLocation,
-      transfer.narration,
-      transfer.amountKobo,
-      transfer.feeKobo,
-      transfer.vatKobo,
-      transfer.stampDutyKobo,
-      transfer.responseCode,
-      transfer.responseMessage,
-      transfer.status,
-      transfer.isReversed,
-      transfer.reversalReference,
-      transfer.createdAt,
-      transfer.updatedAt,
-      transfer.approvedAt,
-      transfer.declinedAt,
-      extras.requestHash ?? null,
-      extras.holdId ?? null,
-      extras.nextStatusQueryAt ?? null,
-      extras.saveBeneficiary ?? false,
-    ],
+    transferValues(transfer, extras),
+  );
+  return rows.length === 1;
+}
+
+/**
+ * An intra-bank transfer and its recipient's Inwards twin in one statement: the twin is written
+ * only when the transfer is (false, and nothing written, when the transfer's reference is taken).
+ */
+export async function insertTransferWithTwin(
+  db: Queryable,
+  outward: Transfer,
+  extras: NewTransferExtras,
+  inward: Transfer,
+): Promise<boolean> {
+  const rows = await db.query(
+    `WITH outward AS (
+       INSERT INTO transfers (${TRANSFER_COLUMNS}) VALUES ${placeholders(0)}
+       ON CONFLICT DO NOTHING RETURNING id)
+     INSERT INTO transfers (${TRANSFER_COLUMNS})
+     SELECT * FROM (VALUES ${placeholders(1, true)}) AS twin
+      WHERE EXISTS (SELECT 1 FROM outward)
+     RETURNING id`,
+    [...transferValues(outward, extras), ...transferValues(inward, {})],
   );
   return rows.length === 1;
 }

@@ -2,10 +2,11 @@ import type { Queryable } from '../../../db/db.ts';
 import { NO_CHARGES } from '../../../ledger/charges.ts';
 import type { Clock } from '../../../shared/clock.ts';
 import { newNipSessionId, newObjectId } from '../../../shared/ids.ts';
+import { invariant } from '../../../shared/invariant.ts';
 import { type Account, findClientAccount, findSweepDestination } from '../../accounts/index.ts';
 import { buildOutward } from '../transfer-builder.ts';
-import { addToDailyOutbound, insertTransfer } from '../transfer-repository.ts';
-import { postIntraBank } from './intra-bank-posting.ts';
+import { addToDailyOutbound } from '../transfer-repository.ts';
+import { insertIntraBank, postIntraBank } from './intra-bank-posting.ts';
 
 export const AUTO_SWEEP_NARRATION = 'Auto-sweep';
 
@@ -62,12 +63,18 @@ export async function sweepAfterCredit(
     },
     deps.clock,
   );
-  await insertTransfer(tx, outward);
+  const inward = await insertIntraBank(tx, deps.clock, { outward, beneficiary: destination });
+  invariant(inward !== undefined, `auto-sweep ${outward.id} has a fresh session id`);
   // A sweep is outbound volume of the swept account like any transfer (no limit applies to it).
   await addToDailyOutbound(tx, {
     accountId: account.id,
     madeAt: outward.createdAt,
     amountKobo: amountKobo,
   });
-  await postIntraBank(tx, deps.clock, { outward, debitAccount: account, beneficiary: destination });
+  await postIntraBank(tx, deps.clock, {
+    outward,
+    inward,
+    debitAccount: account,
+    beneficiary: destination,
+  });
 }

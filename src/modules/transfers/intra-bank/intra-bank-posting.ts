@@ -6,20 +6,35 @@ import { enqueueEvents } from '../../../webhooks/outbox.ts';
 import type { Account } from '../../accounts/index.ts';
 import type { Transfer } from '../transfer.ts';
 import { buildInwardTwin } from '../transfer-builder.ts';
-import { insertTransfer } from '../transfer-repository.ts';
+import { insertTransferWithTwin, type NewTransferExtras } from '../transfer-repository.ts';
 import { transferView } from '../transfer-view.ts';
 
 /**
- * Moves an intra-bank transfer's money in the caller's transaction: the journal, the
- * recipient's Inwards twin, and a `transfer` event for each side. It never sweeps: the service
- * that owns the transaction sweeps the credited account once, after the credit.
+ * Stores an intra-bank transfer with its recipient's Inwards twin (one statement), unless the
+ * transfer's reference is taken: undefined then, and nothing is written. The twin otherwise.
+ */
+export async function insertIntraBank(
+  tx: Queryable,
+  clock: Clock,
+  parts: { outward: Transfer; extras?: NewTransferExtras; beneficiary: Account },
+): Promise<Transfer | undefined> {
+  const inward = buildInwardTwin(parts.outward, parts.beneficiary, clock);
+  return (await insertTransferWithTwin(tx, parts.outward, parts.extras ?? {}, inward))
+    ? inward
+    : undefined;
+}
+
+/**
+ * Moves a stored intra-bank transfer's money in the caller's transaction: the journal and a
+ * `transfer` event for each side. It never sweeps: the service that owns the transaction sweeps
+ * the credited account once, after the credit.
  */
 export async function postIntraBank(
   tx: Queryable,
   clock: Clock,
-  parts: { outward: Transfer; debitAccount: Account; beneficiary: Account },
+  parts: { outward: Transfer; inward: Transfer; debitAccount: Account; beneficiary: Account },
 ): Promise<void> {
-  const { outward, debitAccount, beneficiary } = parts;
+  const { outward, inward, debitAccount, beneficiary } = parts;
   await ledger.post(tx, {
     id: newObjectId(clock),
     kind: 'intra_transfer',
@@ -32,8 +47,6 @@ export async function postIntraBank(
       { accountId: beneficiary.id, amountKobo: outward.amountKobo },
     ],
   });
-  const inward = buildInwardTwin(outward, beneficiary, clock);
-  await insertTransfer(tx, inward);
   await enqueueEvents(
     tx,
     clock,

@@ -8,13 +8,10 @@ import * as ledger from '../../../ledger/ledger-service.ts';
 import type { Clock } from '../../../shared/clock.ts';
 import { newNipSessionId, newObjectId } from '../../../shared/ids.ts';
 import type { Kobo } from '../../../shared/money.ts';
-import { type Account, findAccountByNumber, findOwnActiveAccount } from '../../accounts/index.ts';
+import { type Account, findAccountsByNumber, requireActive } from '../../accounts/index.ts';
 import type { BeneficiaryService } from '../../beneficiaries/index.ts';
-import { postIntraBank } from '../intra-bank/intra-bank-posting.ts';
-import {
-  findUsableNameEnquiry,
-  type NameEnquiry,
-} from '../name-enquiry/name-enquiry-repository.ts';
+import { insertIntraBank, postIntraBank } from '../intra-bank/intra-bank-posting.ts';
+import { findReferenceAndEnquiry } from '../name-enquiry/name-enquiry-repository.ts';
 import type { Transfer } from '../transfer.ts';
 import { buildOutward } from '../transfer-builder.ts';
 import {
@@ -74,7 +71,15 @@ export async function placeTransfer(
 ): Promise<Placement> {
   const { principal, body, requestHash } = request;
   const now = deps.clock.now();
-  const debitAccount = await findOwnActiveAccount(tx, principal.clientId, body.debitAccountNumber);
+  const intraBank = body.beneficiaryBankCode === deps.institutionCode;
+  // The debit account and, intra-bank, the recipient's, in one query.
+  const accounts = await findAccountsByNumber(
+    tx,
+    intraBank
+      ? [body.debitAccountNumber, body.beneficiaryAccountNumber]
+      : [body.debitAccountNumber],
+  );
+  const debitAccount = requireActive(accounts.get(body.debitAccountNumber), principal);
   const transferId = newObjectId(deps.clock);
   const claim =
     request.idempotencyKey === undefined
@@ -103,15 +108,21 @@ export async function placeTransfer(
     }
     return { kind: 'replay', transferId: earlierId };
   };
-  const earlier =
-    body.paymentReference === undefined
-      ? undefined
-      : await earlierByReference(tx, principal.clientId, body.paymentReference, requestHash);
-  if (earlier !== undefined) {
-    return replayOf(earlier);
+  const found = await findReferenceAndEnquiry(tx, {
+    clientId: principal.clientId,
+    paymentReference: body.paymentReference,
+    sessionId: body.nameEnquiryReference,
+    bankCode: body.beneficiaryBankCode,
+    accountNumber: body.beneficiaryAccountNumber,
+    now,
+  });
+  if (found.earlier !== undefined) {
+    return replayOf(sameRequestOrRefuse(found.earlier, requestHash));
   }
-  const enquiry = await usableEnquiry(tx, principal.clientId, body, now);
-  const intraBank = body.beneficiaryBankCode === deps.institutionCode;
+  const enquiry = found.enquiry;
+  if (enquiry === undefined) {
+    throw new AppError('NAME_ENQUIRY_INVALID');
+  }
   if (intraBank && body.beneficiaryAccountNumber === debitAccount.accountNumber) {
     throw new AppError('SAME_ACCOUNT');
   }
@@ -150,38 +161,44 @@ export async function placeTransfer(
     statusQueries: 0,
     saveBeneficiary: !intraBank && body.saveBeneficiary,
   };
-  const inserted = await insertTransfer(tx, outward, { ...extras, nextStatusQueryAt });
-  if (!inserted) {
-    // A concurrent request with this reference committed first.
-    const winner = await earlierByReference(
-      tx,
-      principal.clientId,
-      outward.paymentReference,
-      requestHash,
-    );
-    if (winner !== undefined) {
-      return replayOf(winner);
-    }
-    throw new AppError('CONFLICT');
-  }
   let credited: Account | undefined;
+  let inserted: boolean;
   if (intraBank) {
-    credited = await findAccountByNumber(tx, body.beneficiaryAccountNumber);
+    credited = accounts.get(body.beneficiaryAccountNumber);
     if (credited === undefined || credited.status !== 'Active') {
       throw new AppError(
         'NAME_ENQUIRY_FAILED',
         'The beneficiary account cannot receive transfers.',
       );
     }
-    await postIntraBank(tx, deps.clock, { outward, debitAccount, beneficiary: credited });
-  } else {
-    await ledger.hold(tx, {
-      id: holdId as string,
-      accountId: debitAccount.id,
-      amountKobo: outward.amountKobo + outward.feeKobo + outward.vatKobo,
-      reference: outward.sessionId,
-      createdAt: now,
+    const inward = await insertIntraBank(tx, deps.clock, {
+      outward,
+      extras,
+      beneficiary: credited,
     });
+    inserted = inward !== undefined;
+    if (inward !== undefined) {
+      await postIntraBank(tx, deps.clock, { outward, inward, debitAccount, beneficiary: credited });
+    }
+  } else {
+    inserted = await insertTransfer(tx, outward, { ...extras, nextStatusQueryAt });
+    if (inserted) {
+      await ledger.hold(tx, {
+        id: holdId as string,
+        accountId: debitAccount.id,
+        amountKobo: outward.amountKobo + outward.feeKobo + outward.vatKobo,
+        reference: outward.sessionId,
+        createdAt: now,
+      });
+    }
+  }
+  if (!inserted) {
+    // A concurrent request with this reference committed first.
+    const winner = await findOutwardByReference(tx, principal.clientId, outward.paymentReference);
+    if (winner !== undefined) {
+      return replayOf(sameRequestOrRefuse(winner, requestHash));
+    }
+    throw new AppError('CONFLICT');
   }
   // After the money moved: the ledger holds the debit account's row lock by now, taken in id
   // order with the other accounts, so the day's total is exact and no lock order is added.
@@ -193,40 +210,15 @@ export async function placeTransfer(
   return { kind: 'placed', transfer: { ...outward, ...extras }, credited };
 }
 
-/** The earlier transfer under this reference when it is the same request; 409 when it is not. */
-async function earlierByReference(
-  tx: Queryable,
-  clientId: string,
-  reference: string,
+/** The earlier transfer's id when this request is the same; 409 when it is not. */
+function sameRequestOrRefuse(
+  earlier: { id: string; requestHash: string | null },
   requestHash: string,
-): Promise<string | undefined> {
-  const earlier = await findOutwardByReference(tx, clientId, reference);
-  if (earlier === undefined) {
-    return undefined;
-  }
+): string {
   if (earlier.requestHash !== requestHash) {
     throw new AppError('DUPLICATE_REFERENCE');
   }
   return earlier.id;
-}
-
-async function usableEnquiry(
-  tx: Queryable,
-  clientId: string,
-  body: TransferRequest,
-  now: Date,
-): Promise<NameEnquiry> {
-  const enquiry = await findUsableNameEnquiry(tx, {
-    sessionId: body.nameEnquiryReference,
-    clientId,
-    bankCode: body.beneficiaryBankCode,
-    accountNumber: body.beneficiaryAccountNumber,
-    now,
-  });
-  if (enquiry === undefined) {
-    throw new AppError('NAME_ENQUIRY_INVALID');
-  }
-  return enquiry;
 }
 
 function refuseAbovePerTransferLimit(config: TransferConfig, account: Account, amountKobo: Kobo) {
