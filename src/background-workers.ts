@@ -75,6 +75,19 @@ export function createBackgroundWorkers(deps: BackgroundWorkerDeps) {
   };
 }
 
+/** What the workers report, written to a pino logger (the server's, or the worker process's). */
+export function reportTo(log: {
+  warn(fields: object, message: string): void;
+  info(fields: object, message: string): void;
+}): BackgroundWorkerDeps['report'] {
+  return {
+    onError: (worker, error, failedRounds) =>
+      log.warn({ err: error, worker, failedRounds }, 'background round failed'),
+    onRecovered: (worker, failedRounds) =>
+      log.info({ worker, failedRounds }, 'background worker recovered'),
+  };
+}
+
 export const ALL_WORKERS: readonly WorkerName[] = ['statusQueries', 'webhookDeliveries'];
 
 function enabledInServer(config: Config): WorkerName[] {

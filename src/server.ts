@@ -1,7 +1,7 @@
 import closeWithGrace from 'close-with-grace';
 import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app.ts';
-import { createBackgroundWorkers } from './background-workers.ts';
+import { createBackgroundWorkers, reportTo } from './background-workers.ts';
 import { type Config, ConfigError, loadConfig } from './config/config.ts';
 import { createDb } from './db/create-db.ts';
 import { migrate } from './db/migrate.ts';
@@ -43,12 +43,7 @@ async function main(): Promise<void> {
     clock: systemClock,
     services,
     // A run of failed rounds is reported once a minute, with how many failed in a row.
-    report: {
-      onError: (worker, error, failedRounds) =>
-        app.log.warn({ err: error, worker, failedRounds }, 'background round failed'),
-      onRecovered: (worker, failedRounds) =>
-        app.log.info({ worker, failedRounds }, 'background worker recovered'),
-    },
+    report: reportTo(app.log),
   });
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err !== undefined) {

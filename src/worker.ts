@@ -1,5 +1,6 @@
 import closeWithGrace from 'close-with-grace';
-import { ALL_WORKERS, createBackgroundWorkers } from './background-workers.ts';
+import pino from 'pino';
+import { ALL_WORKERS, createBackgroundWorkers, reportTo } from './background-workers.ts';
 import { ConfigError, loadConfig } from './config/config.ts';
 import { createDb } from './db/create-db.ts';
 import { migrate } from './db/migrate.ts';
@@ -29,15 +30,12 @@ async function main(): Promise<void> {
     );
     process.exit(1);
   }
-  const log = (level: string, message: string, extra: Record<string, unknown> = {}) =>
-    process.stdout.write(
-      `${JSON.stringify({ level, time: Date.now(), msg: message, ...extra })}\n`,
-    );
+  const log = pino({ level: config.logLevel });
   // A database restart breaks pooled connections: reported (throttled), never fatal; the
   // delivery loop backs off while rounds fail and resumes at full pace once one succeeds.
   const db = await createDb(config, {
     onConnectionError: (error, unreported) =>
-      log('warn', 'database connection lost', { err: String(error), unreported }),
+      log.warn({ err: error, unreported }, 'database connection lost'),
   });
   await migrate(db);
   // The same service graph as the server's, so a status query settles exactly as the API does.
@@ -52,20 +50,15 @@ async function main(): Promise<void> {
     db,
     clock: systemClock,
     services,
-    report: {
-      onError: (worker, error, failedRounds) =>
-        log('warn', 'background round failed', { worker, err: String(error), failedRounds }),
-      onRecovered: (worker, failedRounds) =>
-        log('info', 'background worker recovered', { worker, failedRounds }),
-    },
+    report: reportTo(log),
   });
   closeWithGrace({ delay: 30_000 }, async ({ signal }) => {
-    log('info', 'worker shutting down', { signal });
+    log.info({ signal }, 'worker shutting down');
     await workers.stop();
     await db.close();
   });
   const started = workers.start(ALL_WORKERS);
-  log('info', 'background workers started', { workers: started });
+  log.info({ workers: started }, 'background workers started');
 }
 
 await main();
