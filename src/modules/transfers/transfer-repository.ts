@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/db.ts';
+import { invariant } from '../../shared/invariant.ts';
 import type { Kobo } from '../../shared/money.ts';
 import type { Transfer, TransferDirection, TransferStatus } from './transfer.ts';
 
@@ -343,7 +344,8 @@ export async function removeFromDailyOutbound(
 
 /**
  * Records what the rail answered: the new status (still Processing for an unknown answer, with
- * the next status query's time) and the NIBSS response code and message.
+ * the next status query's time) and the NIBSS response code and message; answers the transfer
+ * as it now stands (no second read).
  */
 export async function recordRailAnswer(
   db: Queryable,
@@ -355,13 +357,14 @@ export async function recordRailAnswer(
     at: Date;
     nextStatusQueryAt: Date | null;
   },
-): Promise<void> {
-  await db.query(
+): Promise<TransferRecord> {
+  const rows = await db.query<TransferRow>(
     `UPDATE transfers SET status = $2, response_code = $3, response_message = $4, updated_at = $5,
         approved_at = CASE WHEN $2 = 'Completed' THEN $5 ELSE approved_at END,
         declined_at = CASE WHEN $2 = 'Failed' THEN $5 ELSE declined_at END,
         next_status_query_at = $6
-      WHERE id = $1`,
+      WHERE id = $1
+      RETURNING *`,
     [
       settlement.transferId,
       settlement.status,
@@ -371,6 +374,9 @@ export async function recordRailAnswer(
       settlement.nextStatusQueryAt,
     ],
   );
+  const row = rows[0];
+  invariant(row !== undefined, `transfer ${settlement.transferId} vanished`);
+  return toTransferRecord(row);
 }
 
 /**

@@ -47,7 +47,7 @@ export async function applyRailAnswer(
   if (outcome.kind !== 'unknown') {
     return finish(tx, deps, transfer, outcome, now);
   }
-  await recordRailAnswer(tx, {
+  return recordRailAnswer(tx, {
     transferId,
     status: move(transfer.status, 'Processing'),
     responseCode: outcome.responseCode,
@@ -55,7 +55,6 @@ export async function applyRailAnswer(
     at: now,
     nextStatusQueryAt: nextQueryAt(deps.statusQueryScheduleSeconds, transfer.statusQueries, now),
   });
-  return reload(tx, transferId);
 }
 
 async function finish(
@@ -90,7 +89,7 @@ async function finish(
       amountKobo: transfer.amountKobo,
     });
   }
-  await recordRailAnswer(tx, {
+  const settled = await recordRailAnswer(tx, {
     transferId: transfer.id,
     status,
     responseCode: outcome.responseCode,
@@ -98,7 +97,6 @@ async function finish(
     at: now,
     nextStatusQueryAt: null,
   });
-  const settled = await reload(tx, transfer.id);
   const account = await findClientAccount(tx, transfer.clientId, transfer.accountId);
   await enqueueEvent(tx, deps.clock, {
     clientId: transfer.clientId,
@@ -112,12 +110,6 @@ async function finish(
 function nextQueryAt(schedule: readonly number[], queriesSoFar: number, now: Date): Date {
   const delaySeconds = schedule[Math.min(queriesSoFar, schedule.length - 1)] ?? 60;
   return new Date(now.getTime() + delaySeconds * 1000);
-}
-
-async function reload(tx: Queryable, transferId: string): Promise<TransferRecord> {
-  const transfer = await findTransferById(tx, transferId);
-  invariant(transfer !== undefined, `transfer ${transferId} vanished`);
-  return transfer;
 }
 
 /** The customer sees the amount, the fee and the VAT as three statement lines. */
