@@ -42,16 +42,12 @@ export function createOutboundTransferService(deps: OutboundTransferServiceDeps)
   ): Promise<TransferRecord> {
     const requestHash = fingerprint(body);
     const placement = await deps.db.transaction(async (tx) => {
-      const placed = await placeTransfer(
-        tx,
-        { ...deps, beneficiaries: deps.beneficiaries },
-        {
-          principal,
-          body,
-          requestHash,
-          ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
-        },
-      );
+      const placed = await placeTransfer(tx, deps, {
+        principal,
+        body,
+        requestHash,
+        ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+      });
       if (placed.kind === 'placed' && placed.credited !== undefined) {
         await sweepAfterCredit(tx, deps, placed.credited);
       }

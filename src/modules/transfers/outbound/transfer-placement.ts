@@ -155,12 +155,7 @@ export async function placeTransfer(
   const nextStatusQueryAt = intraBank
     ? null
     : new Date(now.getTime() + (deps.config.statusQueryScheduleSeconds[0] ?? 30) * 1000);
-  const extras = {
-    requestHash,
-    holdId,
-    statusQueries: 0,
-    saveBeneficiary: !intraBank && body.saveBeneficiary,
-  };
+  const extras = { requestHash, holdId, saveBeneficiary: !intraBank && body.saveBeneficiary };
   let credited: Account | undefined;
   let inserted: boolean;
   if (intraBank) {
@@ -207,7 +202,7 @@ export async function placeTransfer(
   if (intraBank && body.saveBeneficiary) {
     await deps.beneficiaries.remember(tx, principal.clientId, enquiry);
   }
-  return { kind: 'placed', transfer: { ...outward, ...extras }, credited };
+  return { kind: 'placed', transfer: { ...outward, ...extras, statusQueries: 0 }, credited };
 }
 
 /** The earlier transfer's id when this request is the same; 409 when it is not. */
