@@ -269,10 +269,24 @@ export interface RunRows {
   readonly journals: number;
   /** Holds of the run's NIP transfers, by status. */
   readonly holds: Record<string, number>;
+  /** Inbound credits of the run, their journals and their outbox events. */
+  readonly credits: number;
+  readonly creditJournals: number;
+  readonly creditEvents: number;
 }
 
 export function emptyRunRows(): RunRows {
-  return { outwards: {}, inwards: 0, idempotencyKeys: 0, outboxEvents: 0, journals: 0, holds: {} };
+  return {
+    outwards: {},
+    inwards: 0,
+    idempotencyKeys: 0,
+    outboxEvents: 0,
+    journals: 0,
+    holds: {},
+    credits: 0,
+    creditJournals: 0,
+    creditEvents: 0,
+  };
 }
 
 export interface RunRowsReply {
@@ -327,6 +341,36 @@ export async function countRunRows(db: Db, request: { clientId: string }): Promi
     for (const row of await db.query<{ run: string; n: number }>(sql, [request.clientId])) {
       mutable(row.run)[field] = row.n;
     }
+  }
+  // Inbound credits carry their run id in the narration (their reference is the session id).
+  const credits = [
+    [
+      'credits',
+      `SELECT split_part(narration, '.', 1) AS run, count(*)::int AS n FROM transfers
+        WHERE client_id = $1 AND type = 'Inwards' AND narration LIKE '%.%.%'
+          AND payment_reference NOT LIKE '%.%.%' GROUP BY 1`,
+    ],
+    [
+      'creditEvents',
+      `SELECT split_part(payload -> 'data' ->> 'narration', '.', 1) AS run, count(*)::int AS n
+         FROM webhook_events
+        WHERE client_id = $1 AND payload -> 'data' ->> 'type' = 'Inwards'
+          AND payload -> 'data' ->> 'narration' LIKE '%.%.%'
+          AND payload -> 'data' ->> 'paymentReference' NOT LIKE '%.%.%'
+        GROUP BY 1`,
+    ],
+  ] as const;
+  for (const [field, sql] of credits) {
+    for (const row of await db.query<{ run: string; n: number }>(sql, [request.clientId])) {
+      mutable(row.run)[field] = row.n;
+    }
+  }
+  const creditJournals = await db.query<{ run: string; n: number }>(
+    `SELECT split_part(narration, '.', 1) AS run, count(*)::int AS n FROM ledger_journals
+      WHERE kind = 'inbound_transfer' AND narration LIKE '%.%.%' GROUP BY 1`,
+  );
+  for (const row of creditJournals) {
+    mutable(row.run).creditJournals = row.n;
   }
   // Journals carry no client: the run ids are what tell the bench's journals apart.
   const journals = await db.query<{ run: string; n: number }>(

@@ -66,6 +66,7 @@ export type TransferScenarioKey =
   | 'intra'
   | 'intraHot'
   | 'nip'
+  | 'inbound'
   | 'ledgerHot'
   | 'ledgerHotTail'
   | 'ledgerNip';
@@ -82,6 +83,7 @@ export const TRANSFER_SCENARIOS: readonly ScenarioDefinition[] = [
   { key: 'intra', label: '(b) POST /transfers intra-bank, spread', kind: 'http' },
   { key: 'intraHot', label: '(c) POST /transfers intra-bank, 1 hot debit', kind: 'http' },
   { key: 'nip', label: '(d) POST /transfers NIP, Completed', kind: 'http' },
+  { key: 'inbound', label: '(e) inbound NIP credits via the rail', kind: 'http' },
   { key: 'ledgerHot', label: '    ledger.post, 1 hot debit account', kind: 'ledger' },
   { key: 'ledgerHotTail', label: '    same + 4 x SELECT 1 before COMMIT', kind: 'ledger' },
   { key: 'ledgerNip', label: '    ledger.post, NIP settlement (3 GL)', kind: 'ledger' },
@@ -414,6 +416,9 @@ class ScenarioRunner {
   }
 
   private async httpRun(key: TransferScenarioKey, runId: string, seconds: number, hot: AccountRef) {
+    if (key === 'inbound') {
+      return this.inboundRun(runId, seconds);
+    }
     const lanes = this.context.options.connections;
     const { debits, beneficiaries } = this.accounts;
     const apiHeaders = this.context.fixtures.apiHeaders;
@@ -454,6 +459,41 @@ class ScenarioRunner {
           },
         };
       },
+      isComplete: (body) => body.includes('"status":"Completed"'),
+    });
+    return {
+      operations: result.requests,
+      ok: result.ok,
+      completed: result.completed,
+      failures: result.failures,
+      elapsedSeconds: result.elapsedSeconds,
+      rate: result.completedPerSecond,
+      p50Ms: result.p50Ms,
+      p99Ms: result.p99Ms,
+    };
+  }
+
+  /**
+   * Credits from another bank through the simulated NIP network (POST /admin/sandbox/credits:
+   * the rail delivers each to the inbound credit service), spread over the lanes' beneficiary
+   * accounts. The narration carries the run id, so the check can count what each run left.
+   */
+  private async inboundRun(runId: string, seconds: number) {
+    const lanes = this.context.options.connections;
+    const result = await runPostLoad({
+      baseUrl: this.context.server.baseUrl,
+      path: '/admin/sandbox/credits',
+      connections: lanes,
+      durationSeconds: seconds,
+      request: (lane, sequence) => ({
+        headers: { authorization: `Bearer ${this.context.adminToken}` },
+        body: {
+          accountNumber: pick(laneAccounts(this.accounts.beneficiaries, lane, lanes), sequence)
+            .accountNumber,
+          amount: AMOUNT_NAIRA,
+          narration: `${runId}.${lane}.${sequence}`,
+        },
+      }),
       isComplete: (body) => body.includes('"status":"Completed"'),
     });
     return {
@@ -515,6 +555,13 @@ async function verify(
     if (TRANSFER_SCENARIOS.find((scenario) => scenario.key === run.key)?.kind === 'ledger') {
       expect('journals posted', found.journals, run.ok);
       journalsChecked += found.journals;
+    } else if (run.key === 'inbound') {
+      transfersChecked += found.credits;
+      journalsChecked += found.creditJournals;
+      expect('2xx answers reporting Completed', run.completed, run.ok);
+      expect('inbound credits', found.credits, run.ok);
+      expect('credit journals', found.creditJournals, run.ok);
+      expect('credit outbox events', found.creditEvents, run.ok);
     } else {
       transfersChecked += outwards;
       journalsChecked += found.journals;

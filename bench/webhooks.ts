@@ -6,12 +6,14 @@
  *   one transaction each), as a ratio to the same journals posted through the ledger alone.
  * Every figure is the median of rounds.
  */
+
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../src/config/config.ts';
 import type { Db } from '../src/db/db.ts';
+import { groupCommitLimits } from '../src/db/group-commit.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { createPgDb } from '../src/db/pg-db.ts';
 import { createPgliteDb } from '../src/db/pglite-db.ts';
@@ -181,6 +183,7 @@ async function creditRate(db: Db, accountNumber: string, count: number) {
     institutionCode: '999240',
     stampDuty: { stampDutyKobo: 5000n, stampDutyThresholdKobo: 1_000_000n },
     settlementAccountId: GL_ACCOUNTS.sandboxExternalFloat,
+    batches: groupCommitLimits(db.kind),
   });
   const started = performance.now();
   for (let index = 0; index < count; index += 1) {

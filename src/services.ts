@@ -2,6 +2,7 @@ import { createAccessTokenIssuer } from './auth/access-tokens.ts';
 import { createTokenService } from './auth/token-service.ts';
 import type { Config, Secrets } from './config/config.ts';
 import type { Db } from './db/db.ts';
+import { groupCommitLimits } from './db/group-commit.ts';
 import { GL_ACCOUNTS } from './ledger/gl-accounts.ts';
 import { createAccountService, createSubAccountService } from './modules/accounts/index.ts';
 import { createBeneficiaryService } from './modules/beneficiaries/index.ts';
@@ -92,6 +93,8 @@ export function createServices(deps: ServiceDeps) {
     clock,
     bankName: (code) => banks.find(code)?.name,
   });
+  // The money path group-commits placements, settlements and inbound credits.
+  const batches = groupCommitLimits(db.kind);
   const inboundCredits = createInboundCreditService({
     db,
     clock,
@@ -99,6 +102,7 @@ export function createServices(deps: ServiceDeps) {
     stampDuty: config,
     settlementAccountId:
       config.ibsEnv === 'sandbox' ? GL_ACCOUNTS.sandboxExternalFloat : GL_ACCOUNTS.nipSettlement,
+    batches,
   });
   // Credits other banks send arrive through the rail, whichever rail it is.
   rail.onInboundCredit((credit) => inboundCredits.receive(credit));
@@ -117,6 +121,7 @@ export function createServices(deps: ServiceDeps) {
     institutionCode: config.institutionCode,
     config: config.transfers,
     beneficiaries: beneficiaryService,
+    batches,
   });
   const transferService = createTransferService({ db, outbound: outboundTransfers });
   const identityService = createIdentityService({

@@ -7,6 +7,14 @@ import { readStatementPage, type StatementFilter } from './statement-repository.
 
 export type { StatementFilter };
 
+interface HoldRequest {
+  readonly id: string;
+  readonly accountId: string;
+  readonly amountKobo: Kobo;
+  readonly reference: string;
+  readonly createdAt: Date;
+}
+
 /** SQLSTATE raised by the ledger functions when a debit would overdraw an account. */
 const INSUFFICIENT_FUNDS_SQLSTATE = 'OIB01';
 
@@ -17,6 +25,37 @@ const INSUFFICIENT_FUNDS_SQLSTATE = 'OIB01';
 export async function post(tx: Queryable, journal: Journal): Promise<void> {
   assertBalanced(journal);
   await translateLedgerErrors(() => ledgerRepository.postJournal(tx, journal));
+}
+
+/**
+ * A balanced journal as the SQL functions that post inside a larger call take it (they hand it
+ * to ledger_post_json): amounts as text, times in ISO 8601.
+ */
+export function journalJson(journal: Journal) {
+  assertBalanced(journal);
+  return {
+    id: journal.id,
+    kind: journal.kind,
+    narration: journal.narration,
+    reference: journal.reference ?? null,
+    transferId: journal.transferId ?? null,
+    createdAt: journal.createdAt.toISOString(),
+    accountIds: journal.postings.map((posting) => posting.accountId),
+    amounts: journal.postings.map((posting) => posting.amountKobo.toString()),
+    narrations: journal.postings.map((posting) => posting.narration ?? null),
+    releaseHoldId: journal.releaseHoldId ?? null,
+  };
+}
+
+/** A hold as the SQL functions that hold inside a larger call take it (ledger_hold_json). */
+export function holdJson(hold: HoldRequest) {
+  return {
+    id: hold.id,
+    accountId: hold.accountId,
+    amount: hold.amountKobo.toString(),
+    reference: hold.reference,
+    createdAt: hold.createdAt.toISOString(),
+  };
 }
 
 /** Opens a customer's ledger account (balance zero) under the id of the account it backs. */
@@ -33,10 +72,7 @@ export function readStatement(db: Queryable, filter: StatementFilter) {
 }
 
 /** Reserves funds for a two-phase transfer; available balance drops, book balance does not. */
-export async function hold(
-  tx: Queryable,
-  hold: { id: string; accountId: string; amountKobo: Kobo; reference: string; createdAt: Date },
-): Promise<void> {
+export async function hold(tx: Queryable, hold: HoldRequest): Promise<void> {
   await translateLedgerErrors(() => ledgerRepository.insertHold(tx, hold));
 }
 

@@ -13,6 +13,21 @@ export interface OutboxEvent {
 }
 
 /**
+ * Events as the outbox's SQL function takes them (webhook_enqueue): each with its id, and its
+ * payload as JSON text so the stored json keeps the view's field order. SQL that writes a change
+ * and its events in one call passes these on.
+ */
+export function outboxEventsJson(events: readonly OutboxEvent[]) {
+  return events.map((event) => ({
+    id: `msg_${newSecretToken(18)}`,
+    clientId: event.clientId,
+    type: event.type,
+    payload: JSON.stringify({ type: event.type, data: event.data }),
+    callbackUrl: event.callbackUrl ?? null,
+  }));
+}
+
+/**
  * Writes events into the outbox inside the caller's transaction, in one statement: they commit
  * with the change they report, or not at all. Delivery happens later, in the worker, never here.
  */
@@ -21,23 +36,9 @@ export async function enqueueEvents(
   clock: Clock,
   events: readonly OutboxEvent[],
 ): Promise<string[]> {
-  const ids = events.map(() => `msg_${newSecretToken(18)}`);
-  await tx.query(
-    `INSERT INTO webhook_events (id, client_id, type, payload, callback_url, status,
-        next_attempt_at, created_at, updated_at)
-     SELECT e.id, e.client_id, e.type, e.payload::json, e.callback_url, 'pending', $6, $6, $6
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
-         AS e(id, client_id, type, payload, callback_url)`,
-    [
-      ids,
-      events.map((event) => event.clientId),
-      events.map((event) => event.type),
-      events.map((event) => JSON.stringify({ type: event.type, data: event.data })),
-      events.map((event) => event.callbackUrl ?? null),
-      clock.now(),
-    ],
-  );
-  return ids;
+  const encoded = outboxEventsJson(events);
+  await tx.query('SELECT webhook_enqueue($1::jsonb, $2)', [JSON.stringify(encoded), clock.now()]);
+  return encoded.map((event) => event.id);
 }
 
 /** One event into the outbox, in the caller's transaction. */

@@ -35,23 +35,20 @@ function toBeneficiary(row: BeneficiaryRow): Beneficiary {
   };
 }
 
-/** One beneficiary per (client, bank, account): saving again refreshes its name. */
+/**
+ * One beneficiary per (client, bank, account): saving again refreshes its name. The SQL is the
+ * function beneficiary_save, which transfer placement also calls inside its own call.
+ */
 export async function saveBeneficiary(db: Queryable, beneficiary: Beneficiary): Promise<void> {
-  await db.query(
-    `INSERT INTO beneficiaries (id, client_id, bank_code, bank_name, account_number, account_name,
-        created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
-     ON CONFLICT (client_id, bank_code, account_number)
-       DO UPDATE SET account_name = EXCLUDED.account_name, updated_at = EXCLUDED.updated_at`,
-    [
-      beneficiary.id,
-      beneficiary.clientId,
-      beneficiary.bankCode,
-      beneficiary.bankName,
-      beneficiary.accountNumber,
-      beneficiary.accountName,
-      beneficiary.createdAt,
-    ],
-  );
+  await db.query('SELECT beneficiary_save($1, $2, $3, $4, $5, $6, $7)', [
+    beneficiary.id,
+    beneficiary.clientId,
+    beneficiary.bankCode,
+    beneficiary.bankName,
+    beneficiary.accountNumber,
+    beneficiary.accountName,
+    beneficiary.createdAt,
+  ]);
 }
 
 export async function listBeneficiaries(

@@ -17,25 +17,38 @@ export interface BeneficiaryServiceDeps {
   readonly bankName: (bankCode: string) => string | undefined;
 }
 
+interface Destination {
+  readonly bankCode: string;
+  readonly accountNumber: string;
+  readonly accountName: string;
+}
+
 /** A client's saved beneficiaries: saved by a successful transfer, listed and deleted here. */
 export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
   /** Saves (or refreshes) a beneficiary in the caller's transaction: the transfer's own. */
   async function remember(
     tx: Queryable,
     clientId: string,
-    destination: { bankCode: string; accountNumber: string; accountName: string },
+    destination: Destination,
   ): Promise<void> {
+    await saveBeneficiary(tx, { ...toSave(destination), clientId });
+  }
+
+  /**
+   * The beneficiary a transfer saves, for SQL that saves it inside its own call (transfer
+   * placement hands it to beneficiary_save).
+   */
+  function toSave(destination: Destination) {
     const now = deps.clock.now();
-    await saveBeneficiary(tx, {
+    return {
       id: newObjectId(deps.clock),
-      clientId,
       bankCode: destination.bankCode,
       bankName: deps.bankName(destination.bankCode) ?? destination.bankCode,
       accountNumber: destination.accountNumber,
       accountName: destination.accountName,
       createdAt: now,
       updatedAt: now,
-    });
+    };
   }
 
   function list(principal: Principal, page: { page: number; limit: number }) {
@@ -56,7 +69,7 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
     return removed;
   }
 
-  return { remember, list, remove };
+  return { remember, toSave, list, remove };
 }
 
 export type BeneficiaryService = ReturnType<typeof createBeneficiaryService>;

@@ -1,5 +1,4 @@
 import type { Queryable } from '../../db/db.ts';
-import { invariant } from '../../shared/invariant.ts';
 import type { Kobo } from '../../shared/money.ts';
 import type { Transfer, TransferDirection, TransferStatus } from './transfer.ts';
 
@@ -96,21 +95,75 @@ function transferValues(transfer: Transfer, extras: NewTransferExtras) {
 }
 
 /**
- * Inserts a transfer unless its (client, paymentReference) or (session, direction) exists:
- * answers false then, and the caller replays or refuses. The unique indexes decide, inside the
- * caller's transaction, so two racing requests cannot both move money.
+ * A new transfer as a row of the `transfers` table in JSON (bigints as text, times in ISO 8601),
+ * for the placement function, which inserts it with jsonb_populate_record.
  */
-export async function insertTransfer(
+export function transferRowJson(transfer: Transfer, extras: NewTransferExtras = {}) {
+  const names = TRANSFER_COLUMNS.split(',').map((name) => name.trim());
+  const row: Record<string, unknown> = { status_queries: 0 };
+  for (const [index, value] of transferValues(transfer, extras).entries()) {
+    row[names[index] as string] = value instanceof Date ? value.toISOString() : jsonSafe(value);
+  }
+  return row;
+}
+
+const jsonSafe = (value: unknown) => (typeof value === 'bigint' ? value.toString() : value);
+
+/** An item of a batch call that failed for a reason other than a refusal: it alone. */
+export interface ItemFailure {
+  readonly kind: 'failed';
+  readonly sqlstate: string;
+  readonly message: string;
+}
+
+/** The error a caller whose item failed alone gets (a 500: it is our fault, not theirs). */
+export function itemFailure(failure: ItemFailure): Error {
+  return Object.assign(new Error(`transfer batch item failed: ${failure.message}`), {
+    code: failure.sqlstate,
+  });
+}
+
+/** What the placement function answered for one item of a batch. */
+export type PlacementResult =
+  | { readonly kind: 'placed' }
+  | { readonly kind: 'replay'; readonly transferId: string }
+  | { readonly kind: 'refused'; readonly code: string; readonly message: string | null }
+  | ItemFailure;
+
+/** What settling a rail answer, or receiving an inbound credit, came to. */
+export type AppliedResult =
+  | { readonly kind: 'settled' | 'unchanged' | 'received' | 'duplicate' }
+  | ItemFailure;
+
+/**
+ * Settles NIP transfers ('settle') or receives inbound credits ('receive') in one call per batch
+ * (src/db/migrations/0015_transfer_settlement_and_credits.sql): one result per item, in order.
+ */
+export async function applyTransferBatch(
   db: Queryable,
-  transfer: Transfer,
-  extras: NewTransferExtras = {},
-): Promise<boolean> {
-  const rows = await db.query(
-    `INSERT INTO transfers (${TRANSFER_COLUMNS}) VALUES ${placeholders(0)}
-     ON CONFLICT DO NOTHING RETURNING id`,
-    transferValues(transfer, extras),
+  kind: 'settle' | 'receive',
+  items: readonly object[],
+): Promise<AppliedResult[]> {
+  const rows = await db.query<{ results: AppliedResult[] }>(
+    'SELECT apply_transfer_batch($1, $2::jsonb) AS results',
+    [kind, JSON.stringify(items)],
   );
-  return rows.length === 1;
+  return rows[0]?.results ?? [];
+}
+
+/**
+ * Places a batch of transfers in one call (src/db/migrations/0014_transfer_placement.sql): one
+ * result per item, in order. Outside a transaction the call is its own: it commits as it answers.
+ */
+export async function placeTransfers(
+  db: Queryable,
+  items: readonly object[],
+): Promise<PlacementResult[]> {
+  const rows = await db.query<{ results: PlacementResult[] }>(
+    'SELECT place_transfers($1::jsonb) AS results',
+    [JSON.stringify(items)],
+  );
+  return rows[0]?.results ?? [];
 }
 
 /**
@@ -226,18 +279,6 @@ export function toTransferRecord(row: TransferRow): TransferRecord {
 
 export const SELECT_TRANSFER = 'SELECT * FROM transfers';
 
-export async function findOutwardByReference(
-  db: Queryable,
-  clientId: string,
-  paymentReference: string,
-): Promise<TransferRecord | undefined> {
-  const rows = await db.query<TransferRow>(
-    `${SELECT_TRANSFER} WHERE client_id = $1 AND payment_reference = $2 AND type = 'Outwards'`,
-    [clientId, paymentReference],
-  );
-  return rows[0] === undefined ? undefined : toTransferRecord(rows[0]);
-}
-
 export async function findTransferById(
   db: Queryable,
   transferId: string,
@@ -328,55 +369,6 @@ export async function addToDailyOutbound(
     [entry.accountId, entry.madeAt, entry.amountKobo],
   );
   return rows[0]?.total_kobo ?? 0n;
-}
-
-/** Takes a failed transfer off the total of the day it was made (its row exists since then). */
-export async function removeFromDailyOutbound(
-  db: Queryable,
-  entry: { accountId: string; madeAt: Date; amountKobo: Kobo },
-): Promise<void> {
-  await db.query(
-    `UPDATE daily_outbound_totals SET total_kobo = total_kobo - $3
-      WHERE account_id = $1 AND day = ($2::timestamptz AT TIME ZONE 'UTC')::date`,
-    [entry.accountId, entry.madeAt, entry.amountKobo],
-  );
-}
-
-/**
- * Records what the rail answered: the new status (still Processing for an unknown answer, with
- * the next status query's time) and the NIBSS response code and message; answers the transfer
- * as it now stands (no second read).
- */
-export async function recordRailAnswer(
-  db: Queryable,
-  settlement: {
-    transferId: string;
-    status: TransferStatus;
-    responseCode: string | null;
-    responseMessage: string;
-    at: Date;
-    nextStatusQueryAt: Date | null;
-  },
-): Promise<TransferRecord> {
-  const rows = await db.query<TransferRow>(
-    `UPDATE transfers SET status = $2, response_code = $3, response_message = $4, updated_at = $5,
-        approved_at = CASE WHEN $2 = 'Completed' THEN $5 ELSE approved_at END,
-        declined_at = CASE WHEN $2 = 'Failed' THEN $5 ELSE declined_at END,
-        next_status_query_at = $6
-      WHERE id = $1
-      RETURNING *`,
-    [
-      settlement.transferId,
-      settlement.status,
-      settlement.responseCode,
-      settlement.responseMessage,
-      settlement.at,
-      settlement.nextStatusQueryAt,
-    ],
-  );
-  const row = rows[0];
-  invariant(row !== undefined, `transfer ${settlement.transferId} vanished`);
-  return toTransferRecord(row);
 }
 
 /**

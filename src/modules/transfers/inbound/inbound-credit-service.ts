@@ -1,16 +1,23 @@
 import type { Db } from '../../../db/db.ts';
+import { createGroupCommit, type GroupCommitLimits } from '../../../db/group-commit.ts';
 import { chargePostings, type StampDutyPolicy, stampDutyOn } from '../../../ledger/charges.ts';
 import type { Posting } from '../../../ledger/journal.ts';
-import * as ledger from '../../../ledger/ledger-service.ts';
+import { journalJson } from '../../../ledger/ledger-service.ts';
 import type { InboundCreditRequest } from '../../../rails/rail.ts';
 import type { Clock } from '../../../shared/clock.ts';
 import { newObjectId } from '../../../shared/ids.ts';
 import { invariant } from '../../../shared/invariant.ts';
-import { enqueueEvent } from '../../../webhooks/outbox.ts';
-import { findActiveAccount } from '../../accounts/index.ts';
-import { sweepAfterCredit } from '../intra-bank/auto-sweep.ts';
+import { outboxEventsJson } from '../../../webhooks/outbox.ts';
+import { type Account, findActiveAccount } from '../../accounts/index.ts';
+import { commitWithSweeps } from '../intra-bank/auto-sweep.ts';
 import { NIP_APPROVED, type Transfer } from '../transfer.ts';
-import { findInwardBySession, insertTransfer } from '../transfer-repository.ts';
+import {
+  type AppliedResult,
+  applyTransferBatch,
+  findInwardBySession,
+  itemFailure,
+  transferRowJson,
+} from '../transfer-repository.ts';
 import { initialStatus } from '../transfer-state.ts';
 import { transferView } from '../transfer-view.ts';
 
@@ -21,43 +28,79 @@ export interface InboundCreditDeps {
   readonly stampDuty: StampDutyPolicy;
   /** The GL account that mirrors money received from other banks. */
   readonly settlementAccountId: string;
+  /** Group commit: the most credits per call, and calls in flight at once. */
+  readonly batches: GroupCommitLimits;
+}
+
+/** A credit ready for the call (apply_transfer_batch 'receive', migration 0015). */
+interface PreparedCredit {
+  readonly account: Account;
+  readonly sql: Readonly<Record<string, unknown>>;
 }
 
 /**
- * A credit from another bank over NIP: one transfer row and one journal, in one transaction. The
- * sender's session id is unique, so a resent credit answers the first one and moves nothing.
+ * A credit from another bank over NIP: one transfer row and one journal. The sender's session id
+ * is unique, so a resent credit answers the first one and moves nothing. Credits that arrive
+ * together are group-committed, one database call per batch (like placements); the hot GL
+ * settlement account is locked once per batch.
  */
 export function createInboundCreditService(deps: InboundCreditDeps) {
+  const credits = createGroupCommit<PreparedCredit, AppliedResult>({
+    ...deps.batches,
+    run: (batch) =>
+      commitWithSweeps(deps.db, deps, {
+        credited: batch.map((credit) => credit.account),
+        call: (db) =>
+          applyTransferBatch(
+            db,
+            'receive',
+            batch.map((credit) => credit.sql),
+          ),
+        landed: (result) => result.kind === 'received',
+      }),
+  });
+
   async function receive(credit: InboundCreditRequest): Promise<Transfer> {
-    return deps.db.transaction(async (tx) => {
-      const account = await findActiveAccount(tx, credit.beneficiaryAccountNumber);
-      const transfer = buildTransfer(credit, account);
-      if (!(await insertTransfer(tx, transfer))) {
-        const earlier = await findInwardBySession(tx, credit.sessionId);
-        invariant(
-          earlier !== undefined,
-          `inbound session ${credit.sessionId} conflicts but is missing`,
-        );
-        return earlier;
-      }
-      await ledger.post(tx, {
-        id: newObjectId(deps.clock),
-        kind: 'inbound_transfer',
-        narration: transfer.narration,
-        reference: transfer.paymentReference,
-        transferId: transfer.id,
-        createdAt: transfer.createdAt,
-        postings: creditPostings(transfer),
-      });
-      await enqueueEvent(tx, deps.clock, {
-        clientId: transfer.clientId,
-        type: 'transfer',
-        data: transferView(transfer),
-        callbackUrl: account.callbackUrl,
-      });
-      await sweepAfterCredit(tx, deps, account);
-      return transfer;
+    const account = await findActiveAccount(deps.db, credit.beneficiaryAccountNumber);
+    const transfer = buildTransfer(credit, account);
+    const journal = journalJson({
+      id: newObjectId(deps.clock),
+      kind: 'inbound_transfer',
+      narration: transfer.narration,
+      reference: transfer.paymentReference,
+      transferId: transfer.id,
+      createdAt: transfer.createdAt,
+      postings: creditPostings(transfer),
     });
+    const result = await credits.submit({
+      account,
+      sql: {
+        at: transfer.createdAt.toISOString(),
+        transfer: transferRowJson(transfer),
+        journal,
+        lockAccountIds: journal.accountIds,
+        events: outboxEventsJson([
+          {
+            clientId: transfer.clientId,
+            type: 'transfer',
+            data: transferView(transfer),
+            callbackUrl: account.callbackUrl,
+          },
+        ]),
+      },
+    });
+    if (result.kind === 'failed') {
+      throw itemFailure(result);
+    }
+    if (result.kind === 'duplicate') {
+      const earlier = await findInwardBySession(deps.db, credit.sessionId);
+      invariant(
+        earlier !== undefined,
+        `inbound session ${credit.sessionId} conflicts but is missing`,
+      );
+      return earlier;
+    }
+    return transfer;
   }
 
   function buildTransfer(

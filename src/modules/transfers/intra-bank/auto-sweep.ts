@@ -1,4 +1,4 @@
-import type { Queryable } from '../../../db/db.ts';
+import type { Db, Queryable } from '../../../db/db.ts';
 import { NO_CHARGES } from '../../../ledger/charges.ts';
 import type { Clock } from '../../../shared/clock.ts';
 import { newNipSessionId, newObjectId } from '../../../shared/ids.ts';
@@ -9,6 +9,36 @@ import { addToDailyOutbound } from '../transfer-repository.ts';
 import { insertIntraBank, postIntraBank } from './intra-bank-posting.ts';
 
 export const AUTO_SWEEP_NARRATION = 'Auto-sweep';
+
+/**
+ * Runs a batch call that credits accounts, sweeping each credited account that has auto-sweep on
+ * in the same transaction. Most batches credit none such: they run as the single call alone,
+ * which commits as it answers. `credited[i]` is the account item i credits when `landed` says
+ * its result moved the money.
+ */
+export async function commitWithSweeps<Result>(
+  db: Db,
+  deps: { clock: Clock; institutionCode: string },
+  batch: {
+    credited: readonly (Account | undefined)[];
+    call: (db: Queryable) => Promise<Result[]>;
+    landed: (result: Result) => boolean;
+  },
+): Promise<Result[]> {
+  if (!batch.credited.some((account) => account?.autoSweep?.enabled === true)) {
+    return batch.call(db);
+  }
+  return db.transaction(async (tx) => {
+    const results = await batch.call(tx);
+    for (const [index, result] of results.entries()) {
+      const credited = batch.credited[index];
+      if (credited !== undefined && batch.landed(result)) {
+        await sweepAfterCredit(tx, deps, credited);
+      }
+    }
+    return results;
+  });
+}
 
 /**
  * After a credit lands on a sub-account with auto-sweep on, moves what it holds above the

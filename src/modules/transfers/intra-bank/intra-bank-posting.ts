@@ -1,8 +1,9 @@
 import type { Queryable } from '../../../db/db.ts';
+import type { Journal } from '../../../ledger/journal.ts';
 import * as ledger from '../../../ledger/ledger-service.ts';
 import type { Clock } from '../../../shared/clock.ts';
 import { newObjectId } from '../../../shared/ids.ts';
-import { enqueueEvents } from '../../../webhooks/outbox.ts';
+import { enqueueEvents, type OutboxEvent } from '../../../webhooks/outbox.ts';
 import type { Account } from '../../accounts/index.ts';
 import type { Transfer } from '../transfer.ts';
 import { buildInwardTwin } from '../transfer-builder.ts';
@@ -24,18 +25,18 @@ export async function insertIntraBank(
     : undefined;
 }
 
-/**
- * Moves a stored intra-bank transfer's money in the caller's transaction: the journal and a
- * `transfer` event for each side. It never sweeps: the service that owns the transaction sweeps
- * the credited account once, after the credit.
- */
-export async function postIntraBank(
-  tx: Queryable,
-  clock: Clock,
-  parts: { outward: Transfer; inward: Transfer; debitAccount: Account; beneficiary: Account },
-): Promise<void> {
-  const { outward, inward, debitAccount, beneficiary } = parts;
-  await ledger.post(tx, {
+/** The parties of an intra-bank transfer: both its rows and both accounts. */
+interface IntraBankParts {
+  readonly outward: Transfer;
+  readonly inward: Transfer;
+  readonly debitAccount: Account;
+  readonly beneficiary: Account;
+}
+
+/** The journal that moves an intra-bank transfer's money: the sender's debit, the credit. */
+export function intraBankJournal(clock: Clock, parts: IntraBankParts): Journal {
+  const { outward, debitAccount, beneficiary } = parts;
+  return {
     id: newObjectId(clock),
     kind: 'intra_transfer',
     narration: outward.narration,
@@ -46,20 +47,34 @@ export async function postIntraBank(
       { accountId: debitAccount.id, amountKobo: -outward.amountKobo },
       { accountId: beneficiary.id, amountKobo: outward.amountKobo },
     ],
-  });
-  await enqueueEvents(
-    tx,
-    clock,
-    (
-      [
-        [outward, debitAccount.callbackUrl],
-        [inward, beneficiary.callbackUrl],
-      ] as const
-    ).map(([transfer, callbackUrl]) => ({
-      clientId: transfer.clientId,
-      type: 'transfer' as const,
-      data: transferView(transfer),
-      callbackUrl,
-    })),
-  );
+  };
+}
+
+/** A `transfer` event for each side, to each account's own callbackUrl (if it has one). */
+export function intraBankEvents(parts: IntraBankParts): OutboxEvent[] {
+  return (
+    [
+      [parts.outward, parts.debitAccount.callbackUrl],
+      [parts.inward, parts.beneficiary.callbackUrl],
+    ] as const
+  ).map(([transfer, callbackUrl]) => ({
+    clientId: transfer.clientId,
+    type: 'transfer' as const,
+    data: transferView(transfer),
+    callbackUrl,
+  }));
+}
+
+/**
+ * Moves a stored intra-bank transfer's money in the caller's transaction: the journal and a
+ * `transfer` event for each side. It never sweeps: the service that owns the transaction sweeps
+ * the credited account once, after the credit.
+ */
+export async function postIntraBank(
+  tx: Queryable,
+  clock: Clock,
+  parts: IntraBankParts,
+): Promise<void> {
+  await ledger.post(tx, intraBankJournal(clock, parts));
+  await enqueueEvents(tx, clock, intraBankEvents(parts));
 }

@@ -31,63 +31,45 @@ export async function insertNameEnquiry(db: Queryable, enquiry: NameEnquiry): Pr
   );
 }
 
-/**
- * In one query: the client's earlier Outwards transfer under this reference (if any), and the
- * name enquiry a new transfer quotes when it is usable (the caller's, this account's, fresh).
- */
-export async function findReferenceAndEnquiry(
+/** The name enquiry a new transfer quotes, when it is usable: the caller's, this account's, fresh. */
+export async function findUsableEnquiry(
   db: Queryable,
   match: {
     clientId: string;
-    paymentReference: string | undefined;
     sessionId: string;
     bankCode: string;
     accountNumber: string;
     now: Date;
   },
-): Promise<{
-  earlier: { id: string; requestHash: string | null } | undefined;
-  enquiry: NameEnquiry | undefined;
-}> {
+): Promise<NameEnquiry | undefined> {
   const rows = await db.query<{
-    earlier: { id: string; request_hash: string | null } | null;
-    enquiry: Record<string, string | null> | null;
+    session_id: string;
+    client_id: string;
+    bank_code: string;
+    account_number: string;
+    account_name: string;
+    kyc_level: string;
+    bank_verification_number: string | null;
+    created_at: Date;
+    expires_at: Date;
   }>(
-    `SELECT
-       (SELECT json_build_object('id', t.id, 'request_hash', t.request_hash) FROM transfers t
-         WHERE t.client_id = $1 AND t.payment_reference = $2 AND t.type = 'Outwards') AS earlier,
-       (SELECT row_to_json(e) FROM name_enquiries e
-         WHERE e.session_id = $3 AND e.client_id = $1 AND e.bank_code = $4
-           AND e.account_number = $5 AND e.expires_at > $6) AS enquiry`,
-    [
-      match.clientId,
-      match.paymentReference ?? null,
-      match.sessionId,
-      match.bankCode,
-      match.accountNumber,
-      match.now,
-    ],
+    `SELECT * FROM name_enquiries
+      WHERE session_id = $1 AND client_id = $2 AND bank_code = $3 AND account_number = $4
+        AND expires_at > $5`,
+    [match.sessionId, match.clientId, match.bankCode, match.accountNumber, match.now],
   );
-  const row = rows[0];
-  const found = row?.enquiry ?? null;
-  return {
-    earlier:
-      row?.earlier === null || row?.earlier === undefined
-        ? undefined
-        : { id: row.earlier.id, requestHash: row.earlier.request_hash },
-    enquiry:
-      found === null
-        ? undefined
-        : {
-            sessionId: String(found.session_id),
-            clientId: String(found.client_id),
-            bankCode: String(found.bank_code),
-            accountNumber: String(found.account_number),
-            accountName: String(found.account_name),
-            kycLevel: String(found.kyc_level),
-            bankVerificationNumber: found.bank_verification_number ?? null,
-            createdAt: new Date(String(found.created_at)),
-            expiresAt: new Date(String(found.expires_at)),
-          },
-  };
+  const found = rows[0];
+  return found === undefined
+    ? undefined
+    : {
+        sessionId: found.session_id,
+        clientId: found.client_id,
+        bankCode: found.bank_code,
+        accountNumber: found.account_number,
+        accountName: found.account_name,
+        kycLevel: found.kyc_level,
+        bankVerificationNumber: found.bank_verification_number,
+        createdAt: found.created_at,
+        expiresAt: found.expires_at,
+      };
 }

@@ -1,16 +1,30 @@
 import type { Principal } from '../../../auth/principal.ts';
 import type { TransferConfig } from '../../../config/config.ts';
 import type { Db } from '../../../db/db.ts';
+import { createGroupCommit, type GroupCommitLimits } from '../../../db/group-commit.ts';
 import { requestFingerprint } from '../../../idempotency/idempotency.ts';
 import type { Rail, TransferOutcome } from '../../../rails/rail.ts';
 import type { Clock } from '../../../shared/clock.ts';
 import { invariant } from '../../../shared/invariant.ts';
 import type { BeneficiaryService } from '../../beneficiaries/index.ts';
-import { sweepAfterCredit } from '../intra-bank/auto-sweep.ts';
+import { commitWithSweeps } from '../intra-bank/auto-sweep.ts';
 import type { Party } from '../transfer.ts';
-import { findTransferById, type TransferRecord } from '../transfer-repository.ts';
-import { placeTransfer, type TransferRequest } from './transfer-placement.ts';
-import { applyRailAnswer } from './transfer-settlement.ts';
+import {
+  type AppliedResult,
+  applyTransferBatch,
+  findTransferById,
+  itemFailure,
+  type PlacementResult,
+  placeTransfers,
+  type TransferRecord,
+} from '../transfer-repository.ts';
+import {
+  type PreparedPlacement,
+  preparePlacement,
+  refusalError,
+  type TransferRequest,
+} from './transfer-placement.ts';
+import { type PreparedSettlement, prepareSettlement } from './transfer-settlement.ts';
 
 export interface OutboundTransferServiceDeps {
   readonly db: Db;
@@ -18,7 +32,9 @@ export interface OutboundTransferServiceDeps {
   readonly rail: Rail;
   readonly institutionCode: string;
   readonly config: TransferConfig;
-  readonly beneficiaries: Pick<BeneficiaryService, 'remember'>;
+  readonly beneficiaries: Pick<BeneficiaryService, 'toSave'>;
+  /** Group commit: the most items per call, and calls in flight at once. */
+  readonly batches: GroupCommitLimits;
 }
 
 /**
@@ -34,30 +50,65 @@ export function createOutboundTransferService(deps: OutboundTransferServiceDeps)
     statusQueryScheduleSeconds: deps.config.statusQueryScheduleSeconds,
   };
 
+  /**
+   * Placements are group-committed: those that arrive while batches are in flight are placed
+   * together in one database call (docs/architecture.md, "The money path").
+   */
+  const placements = createGroupCommit<PreparedPlacement, PlacementResult>({
+    ...deps.batches,
+    run: commitPlacements,
+  });
+
+  /** Rail answers are group-committed the same way, one call per batch of settlements. */
+  const settlements = createGroupCommit<PreparedSettlement, AppliedResult>({
+    ...deps.batches,
+    run: (batch) =>
+      applyTransferBatch(
+        deps.db,
+        'settle',
+        batch.map((settlement) => settlement.sql),
+      ),
+  });
+
   /** A replayed request answers the original transfer as it stands now and moves no money. */
   async function createTransfer(
     principal: Principal,
     body: TransferRequest,
     idempotencyKey?: string,
   ): Promise<TransferRecord> {
-    const requestHash = fingerprint(body);
-    const placement = await deps.db.transaction(async (tx) => {
-      const placed = await placeTransfer(tx, deps, {
-        principal,
-        body,
-        requestHash,
-        ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
-      });
-      if (placed.kind === 'placed' && placed.credited !== undefined) {
-        await sweepAfterCredit(tx, deps, placed.credited);
-      }
-      return placed;
+    const prepared = await preparePlacement(deps.db, deps, {
+      principal,
+      body,
+      requestHash: fingerprint(body),
+      ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
     });
-    const transfer =
-      placement.kind === 'replay' ? await load(placement.transferId) : placement.transfer;
-    return placement.kind === 'placed' && transfer.status === 'Processing'
-      ? dispatch(transfer)
-      : transfer;
+    const result = await placements.submit(prepared);
+    if (result.kind === 'refused') {
+      throw refusalError(result);
+    }
+    if (result.kind === 'failed') {
+      throw itemFailure(result);
+    }
+    if (result.kind === 'replay') {
+      return load(result.transferId);
+    }
+    invariant(prepared.transfer !== undefined, 'a placed transfer was prepared');
+    return prepared.transfer.status === 'Processing'
+      ? dispatch(prepared.transfer)
+      : prepared.transfer;
+  }
+
+  /** One batch, one call (with the sweeps of credited accounts that have auto-sweep on). */
+  function commitPlacements(batch: readonly PreparedPlacement[]) {
+    return commitWithSweeps(deps.db, deps, {
+      credited: batch.map((placement) => placement.credited),
+      call: (db) =>
+        placeTransfers(
+          db,
+          batch.map((placement) => placement.sql),
+        ),
+      landed: (result) => result.kind === 'placed',
+    });
   }
 
   /** Sends the transfer to the rail after its hold committed, then applies what it answers. */
@@ -73,7 +124,7 @@ export function createOutboundTransferService(deps: OutboundTransferServiceDeps)
         paymentReference: transfer.paymentReference,
       }),
     );
-    return settle(transfer.id, outcome);
+    return settle(transfer, outcome);
   }
 
   /** A status query (TSQ) for a Processing transfer, then what it answers applied. */
@@ -81,11 +132,20 @@ export function createOutboundTransferService(deps: OutboundTransferServiceDeps)
     const outcome = await askRail(() =>
       deps.rail.queryStatus({ sessionId: transfer.sessionId, bankCode: transfer.credit.bankCode }),
     );
-    return settle(transfer.id, tooEarlyToTellNotFound(transfer, outcome));
+    return settle(transfer, tooEarlyToTellNotFound(transfer, outcome));
   }
 
-  function settle(transferId: string, outcome: TransferOutcome): Promise<TransferRecord> {
-    return deps.db.transaction((tx) => applyRailAnswer(tx, settlementDeps, transferId, outcome));
+  /** Applies a rail answer; a transfer settled meanwhile (by another worker) is answered as is. */
+  async function settle(
+    transfer: TransferRecord,
+    outcome: TransferOutcome,
+  ): Promise<TransferRecord> {
+    const prepared = prepareSettlement(settlementDeps, transfer, outcome);
+    const result = await settlements.submit(prepared);
+    if (result.kind === 'failed') {
+      throw itemFailure(result);
+    }
+    return result.kind === 'settled' ? prepared.settled : load(transfer.id);
   }
 
   /**

@@ -2,24 +2,21 @@ import type { Principal } from '../../../auth/principal.ts';
 import type { TransferConfig } from '../../../config/config.ts';
 import type { Queryable } from '../../../db/db.ts';
 import { AppError } from '../../../errors/app-error.ts';
-import { claimIdempotencyKey, repointIdempotencyKey } from '../../../idempotency/idempotency.ts';
+import { ERROR_CODES, type ErrorCode } from '../../../errors/error-codes.ts';
+import { idempotencyClaimJson } from '../../../idempotency/idempotency.ts';
 import { NO_CHARGES, tieredCharges } from '../../../ledger/charges.ts';
-import * as ledger from '../../../ledger/ledger-service.ts';
+import { holdJson, journalJson } from '../../../ledger/ledger-service.ts';
 import type { Clock } from '../../../shared/clock.ts';
 import { newNipSessionId, newObjectId } from '../../../shared/ids.ts';
 import type { Kobo } from '../../../shared/money.ts';
+import { outboxEventsJson } from '../../../webhooks/outbox.ts';
 import { type Account, findAccountsByNumber, requireActive } from '../../accounts/index.ts';
 import type { BeneficiaryService } from '../../beneficiaries/index.ts';
-import { insertIntraBank, postIntraBank } from '../intra-bank/intra-bank-posting.ts';
-import { findReferenceAndEnquiry } from '../name-enquiry/name-enquiry-repository.ts';
-import type { Transfer } from '../transfer.ts';
-import { buildOutward } from '../transfer-builder.ts';
-import {
-  addToDailyOutbound,
-  findOutwardByReference,
-  insertTransfer,
-  type TransferRecord,
-} from '../transfer-repository.ts';
+import { intraBankEvents, intraBankJournal } from '../intra-bank/intra-bank-posting.ts';
+import { findUsableEnquiry, type NameEnquiry } from '../name-enquiry/name-enquiry-repository.ts';
+import { buildInwardTwin, buildOutward } from '../transfer-builder.ts';
+import type { PlacementResult, TransferRecord } from '../transfer-repository.ts';
+import { transferRowJson } from '../transfer-repository.ts';
 
 export interface TransferRequest {
   readonly nameEnquiryReference: string;
@@ -36,31 +33,34 @@ export interface PlacementDeps {
   readonly clock: Clock;
   readonly institutionCode: string;
   readonly config: TransferConfig;
-  readonly beneficiaries: Pick<BeneficiaryService, 'remember'>;
+  readonly beneficiaries: Pick<BeneficiaryService, 'toSave'>;
 }
 
-/** What placing a transfer came to: a new transfer, or the earlier one this request repeats. */
-export type Placement =
-  | {
-      readonly kind: 'placed';
-      /** The transfer as stored, so nothing has to read it back after the commit. */
-      readonly transfer: TransferRecord;
-      /** The account an intra-bank transfer credited, for the owner's auto-sweep. */
-      readonly credited: Account | undefined;
-    }
-  | { readonly kind: 'replay'; readonly transferId: string };
+/**
+ * A transfer request made ready for the placement call: everything built that can be built
+ * before the locks (ids, rows, journal or hold, webhook payloads), and what the call must check
+ * under them. `sql` is the item place_transfers takes (0014_transfer_placement.sql).
+ */
+export interface PreparedPlacement {
+  readonly sql: Readonly<Record<string, unknown>>;
+  /** The transfer as it is stored when the call places it (none when it is refused anyway). */
+  readonly transfer: TransferRecord | undefined;
+  /** The account an intra-bank transfer credits, for the owner's auto-sweep. */
+  readonly credited: Account | undefined;
+}
 
 /** Idempotency-Key claims of transfers live under this scope. */
 const IDEMPOTENCY_SCOPE = 'transfers';
 
 /**
- * The first, atomic step of a transfer, in the caller's transaction: checks, idempotency claims,
- * the transfer row, and the money (posted for intra-bank, held for NIP). A request that repeats
- * an earlier one (same Idempotency-Key or paymentReference, same fingerprint) answers a replay
- * and writes nothing but, for a new key, the key's claim on the earlier transfer.
+ * The first step of placing a transfer, with no lock taken: reads the accounts and the name
+ * enquiry (two queries, side by side) and builds the placement. An account that is not the
+ * caller's, or not Active, is refused here; every other refusal waits for the call, because a
+ * request that repeats an earlier one (same Idempotency-Key or paymentReference) must replay it
+ * whatever else is now wrong with it.
  */
-export async function placeTransfer(
-  tx: Queryable,
+export async function preparePlacement(
+  db: Queryable,
   deps: PlacementDeps,
   request: {
     principal: Principal;
@@ -68,65 +68,47 @@ export async function placeTransfer(
     requestHash: string;
     idempotencyKey?: string;
   },
-): Promise<Placement> {
-  const { principal, body, requestHash } = request;
+): Promise<PreparedPlacement> {
+  const { principal, body } = request;
   const now = deps.clock.now();
   const intraBank = body.beneficiaryBankCode === deps.institutionCode;
-  // The debit account and, intra-bank, the recipient's, in one query.
-  const accounts = await findAccountsByNumber(
-    tx,
-    intraBank
-      ? [body.debitAccountNumber, body.beneficiaryAccountNumber]
-      : [body.debitAccountNumber],
-  );
+  const [accounts, enquiry] = await Promise.all([
+    findAccountsByNumber(
+      db,
+      intraBank
+        ? [body.debitAccountNumber, body.beneficiaryAccountNumber]
+        : [body.debitAccountNumber],
+    ),
+    findUsableEnquiry(db, {
+      clientId: principal.clientId,
+      sessionId: body.nameEnquiryReference,
+      bankCode: body.beneficiaryBankCode,
+      accountNumber: body.beneficiaryAccountNumber,
+      now,
+    }),
+  ]);
   const debitAccount = requireActive(accounts.get(body.debitAccountNumber), principal);
+  const credited = intraBank ? accounts.get(body.beneficiaryAccountNumber) : undefined;
   const transferId = newObjectId(deps.clock);
-  const claim =
-    request.idempotencyKey === undefined
-      ? undefined
-      : {
-          clientId: principal.clientId,
-          scope: IDEMPOTENCY_SCOPE,
-          key: request.idempotencyKey,
-          requestHash,
-          resourceId: transferId,
-          now,
-        };
-  if (claim !== undefined) {
-    const claimed = await claimIdempotencyKey(tx, claim);
-    if (claimed.kind === 'replay') {
-      return { kind: 'replay', transferId: claimed.resourceId };
-    }
-    if (claimed.kind === 'reused') {
-      throw new AppError('IDEMPOTENCY_KEY_REUSED');
-    }
-  }
-  // A repeat of an earlier transfer by reference: a new key now names that transfer too.
-  const replayOf = async (earlierId: string): Promise<Placement> => {
-    if (claim !== undefined) {
-      await repointIdempotencyKey(tx, { ...claim, resourceId: earlierId });
-    }
-    return { kind: 'replay', transferId: earlierId };
-  };
-  const found = await findReferenceAndEnquiry(tx, {
+  const common = {
     clientId: principal.clientId,
-    paymentReference: body.paymentReference,
-    sessionId: body.nameEnquiryReference,
-    bankCode: body.beneficiaryBankCode,
-    accountNumber: body.beneficiaryAccountNumber,
-    now,
-  });
-  if (found.earlier !== undefined) {
-    return replayOf(sameRequestOrRefuse(found.earlier, requestHash));
+    transferId,
+    requestHash: request.requestHash,
+    paymentReference: body.paymentReference ?? null,
+    now: now.toISOString(),
+    ...idempotencyClaimJson({ scope: IDEMPOTENCY_SCOPE, key: request.idempotencyKey }),
+  };
+  const refusal =
+    enquiry === undefined
+      ? { code: 'NAME_ENQUIRY_INVALID' }
+      : firstRefusal(deps.config, { body, intraBank, debitAccount, credited });
+  if (refusal !== undefined || enquiry === undefined) {
+    return {
+      sql: { ...common, lockAccountIds: [], refusal },
+      transfer: undefined,
+      credited: undefined,
+    };
   }
-  const enquiry = found.enquiry;
-  if (enquiry === undefined) {
-    throw new AppError('NAME_ENQUIRY_INVALID');
-  }
-  if (intraBank && body.beneficiaryAccountNumber === debitAccount.accountNumber) {
-    throw new AppError('SAME_ACCOUNT');
-  }
-  refuseAbovePerTransferLimit(deps.config, debitAccount, body.amountKobo);
   const sessionId = newNipSessionId(deps.institutionCode, deps.clock);
   const outward = buildOutward(
     {
@@ -151,92 +133,113 @@ export async function placeTransfer(
     },
     deps.clock,
   );
-  const holdId = intraBank ? null : newObjectId(deps.clock);
-  const nextStatusQueryAt = intraBank
-    ? null
-    : new Date(now.getTime() + (deps.config.statusQueryScheduleSeconds[0] ?? 30) * 1000);
-  const extras = { requestHash, holdId, saveBeneficiary: !intraBank && body.saveBeneficiary };
-  let credited: Account | undefined;
-  let inserted: boolean;
-  if (intraBank) {
-    credited = accounts.get(body.beneficiaryAccountNumber);
-    if (credited === undefined || credited.status !== 'Active') {
-      throw new AppError(
-        'NAME_ENQUIRY_FAILED',
-        'The beneficiary account cannot receive transfers.',
-      );
-    }
-    const inward = await insertIntraBank(tx, deps.clock, {
-      outward,
-      extras,
-      beneficiary: credited,
-    });
-    inserted = inward !== undefined;
-    if (inward !== undefined) {
-      await postIntraBank(tx, deps.clock, { outward, inward, debitAccount, beneficiary: credited });
-    }
-  } else {
-    inserted = await insertTransfer(tx, outward, { ...extras, nextStatusQueryAt });
-    if (inserted) {
-      await ledger.hold(tx, {
-        id: holdId as string,
+  const extras = {
+    requestHash: request.requestHash,
+    holdId: intraBank ? null : newObjectId(deps.clock),
+    saveBeneficiary: !intraBank && body.saveBeneficiary,
+  };
+  const transfer: TransferRecord = { ...outward, ...extras, statusQueries: 0 };
+  const daily = {
+    accountId: debitAccount.id,
+    madeAt: now.toISOString(),
+    amount: outward.amountKobo.toString(),
+    limit: limitsFor(deps.config, debitAccount.kycLevel).dailyKobo.toString(),
+    limitMessage: "Amount is above the account's daily limit.",
+  };
+  const mustBeActive = [{ accountId: debitAccount.id, code: 'ACCOUNT_NOT_ACTIVE' }];
+  if (intraBank && credited !== undefined) {
+    const parts = { outward, inward: buildInwardTwin(outward, credited, deps.clock) };
+    const sides = { ...parts, debitAccount, beneficiary: credited };
+    return {
+      sql: {
+        ...common,
+        lockAccountIds: [debitAccount.id, credited.id],
+        mustBeActive: [...mustBeActive, { accountId: credited.id, ...BENEFICIARY_INACTIVE }],
+        outward: transferRowJson(outward, extras),
+        inward: transferRowJson(parts.inward),
+        journal: journalJson(intraBankJournal(deps.clock, sides)),
+        events: outboxEventsJson(intraBankEvents(sides)),
+        daily,
+        // An intra-bank transfer has succeeded already; a NIP one saves it when it settles.
+        ...(body.saveBeneficiary ? { beneficiary: beneficiaryJson(deps, enquiry) } : {}),
+      },
+      transfer,
+      credited,
+    };
+  }
+  const statusQueryInSeconds = deps.config.statusQueryScheduleSeconds[0] ?? 30;
+  return {
+    sql: {
+      ...common,
+      lockAccountIds: [debitAccount.id],
+      mustBeActive,
+      outward: transferRowJson(outward, {
+        ...extras,
+        nextStatusQueryAt: new Date(now.getTime() + statusQueryInSeconds * 1000),
+      }),
+      hold: holdJson({
+        id: extras.holdId as string,
         accountId: debitAccount.id,
         amountKobo: outward.amountKobo + outward.feeKobo + outward.vatKobo,
         reference: outward.sessionId,
         createdAt: now,
-      });
-    }
-  }
-  if (!inserted) {
-    // A concurrent request with this reference committed first.
-    const winner = await findOutwardByReference(tx, principal.clientId, outward.paymentReference);
-    if (winner !== undefined) {
-      return replayOf(sameRequestOrRefuse(winner, requestHash));
-    }
-    throw new AppError('CONFLICT');
-  }
-  // After the money moved: the ledger holds the debit account's row lock by now, taken in id
-  // order with the other accounts, so the day's total is exact and no lock order is added.
-  await refuseAboveDailyLimit(tx, deps.config, debitAccount, outward);
-  // An intra-bank transfer has succeeded already; a NIP one saves it when it settles with 00.
-  if (intraBank && body.saveBeneficiary) {
-    await deps.beneficiaries.remember(tx, principal.clientId, enquiry);
-  }
-  return { kind: 'placed', transfer: { ...outward, ...extras, statusQueries: 0 }, credited };
+      }),
+      daily,
+    },
+    transfer,
+    credited: undefined,
+  };
 }
 
-/** The earlier transfer's id when this request is the same; 409 when it is not. */
-function sameRequestOrRefuse(
-  earlier: { id: string; requestHash: string | null },
-  requestHash: string,
-): string {
-  if (earlier.requestHash !== requestHash) {
-    throw new AppError('DUPLICATE_REFERENCE');
+/** The placement call's refusal of a new request, as the AppError the API answers. */
+export function refusalError(result: Extract<PlacementResult, { kind: 'refused' }>): AppError {
+  const code = result.code in ERROR_CODES ? (result.code as ErrorCode) : undefined;
+  if (code === undefined) {
+    throw new Error(`the placement call refused with an unknown code: ${result.code}`);
   }
-  return earlier.id;
+  return new AppError(code, result.message ?? undefined);
 }
 
-function refuseAbovePerTransferLimit(config: TransferConfig, account: Account, amountKobo: Kobo) {
-  if (amountKobo > limitsFor(config, account.kycLevel).perTransferKobo) {
-    throw new AppError('TRANSFER_LIMIT_EXCEEDED', 'Amount is above the per-transfer limit.');
-  }
-}
+const BENEFICIARY_INACTIVE = {
+  code: 'NAME_ENQUIRY_FAILED',
+  message: 'The beneficiary account cannot receive transfers.',
+} as const;
 
-/** The day's outbound total, this transfer included, against the account's daily limit. */
-async function refuseAboveDailyLimit(
-  tx: Queryable,
+/**
+ * What refuses a new request with a usable name enquiry before any money moves, in the order the
+ * checks have always run (docs/api.md).
+ */
+function firstRefusal(
   config: TransferConfig,
-  account: Account,
-  outward: Transfer,
-) {
-  const spent = await addToDailyOutbound(tx, {
-    accountId: account.id,
-    madeAt: outward.createdAt,
-    amountKobo: outward.amountKobo,
-  });
-  if (spent > limitsFor(config, account.kycLevel).dailyKobo) {
-    throw new AppError('TRANSFER_LIMIT_EXCEEDED', "Amount is above the account's daily limit.");
+  found: {
+    body: TransferRequest;
+    intraBank: boolean;
+    debitAccount: Account;
+    credited: Account | undefined;
+  },
+): { code: ErrorCode; message?: string } | undefined {
+  const { body, intraBank, debitAccount, credited } = found;
+  if (intraBank && body.beneficiaryAccountNumber === debitAccount.accountNumber) {
+    return { code: 'SAME_ACCOUNT' };
   }
+  if (body.amountKobo > limitsFor(config, debitAccount.kycLevel).perTransferKobo) {
+    return { code: 'TRANSFER_LIMIT_EXCEEDED', message: 'Amount is above the per-transfer limit.' };
+  }
+  if (intraBank && (credited === undefined || credited.status !== 'Active')) {
+    return BENEFICIARY_INACTIVE;
+  }
+  return undefined;
+}
+
+function beneficiaryJson(deps: PlacementDeps, enquiry: NameEnquiry) {
+  const saved = deps.beneficiaries.toSave(enquiry);
+  return {
+    id: saved.id,
+    bankCode: saved.bankCode,
+    bankName: saved.bankName,
+    accountNumber: saved.accountNumber,
+    accountName: saved.accountName,
+  };
 }
 
 /** The general limits, lowered for an account below full KYC. */

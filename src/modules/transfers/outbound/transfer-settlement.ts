@@ -1,73 +1,78 @@
-import type { Queryable } from '../../../db/db.ts';
 import { chargePostings } from '../../../ledger/charges.ts';
 import { GL_ACCOUNTS } from '../../../ledger/gl-accounts.ts';
 import type { Posting } from '../../../ledger/journal.ts';
-import * as ledger from '../../../ledger/ledger-service.ts';
+import { journalJson } from '../../../ledger/ledger-service.ts';
 import type { TransferOutcome } from '../../../rails/rail.ts';
 import type { Clock } from '../../../shared/clock.ts';
 import { newObjectId } from '../../../shared/ids.ts';
 import { invariant } from '../../../shared/invariant.ts';
-import { enqueueEvent } from '../../../webhooks/outbox.ts';
-import { findClientAccount } from '../../accounts/index.ts';
+import { outboxEventsJson } from '../../../webhooks/outbox.ts';
 import type { BeneficiaryService } from '../../beneficiaries/index.ts';
-import {
-  findTransferById,
-  recordRailAnswer,
-  removeFromDailyOutbound,
-  type TransferRecord,
-} from '../transfer-repository.ts';
+import type { TransferRecord } from '../transfer-repository.ts';
 import { move } from '../transfer-state.ts';
 import { transferView } from '../transfer-view.ts';
 
 export interface SettlementDeps {
   readonly clock: Clock;
-  readonly beneficiaries: Pick<BeneficiaryService, 'remember'>;
+  readonly beneficiaries: Pick<BeneficiaryService, 'toSave'>;
   readonly statusQueryScheduleSeconds: readonly number[];
 }
 
 /**
- * The second step of a NIP transfer, in the caller's transaction: what the rail answered, applied
- * once. A success posts the hold (amount, fee and VAT), a definitive failure voids it, and an
- * unknown outcome (timeout, ambiguous code) leaves the transfer Processing for a later status
- * query: nothing is ever reversed on a timeout alone. A transfer that is no longer Processing
- * (another worker settled it) is left as it is.
+ * A rail answer made ready for the settlement call (apply_transfer_batch 'settle', migration
+ * 0015): `sql` is what the call applies, `settled` the transfer as it then stands.
  */
-export async function applyRailAnswer(
-  tx: Queryable,
-  deps: SettlementDeps,
-  transferId: string,
-  outcome: TransferOutcome,
-): Promise<TransferRecord> {
-  const transfer = await findTransferById(tx, transferId, { forUpdate: true });
-  invariant(transfer !== undefined, `transfer ${transferId} vanished`);
-  if (transfer.status !== 'Processing') {
-    return transfer;
-  }
-  const now = deps.clock.now();
-  if (outcome.kind !== 'unknown') {
-    return finish(tx, deps, transfer, outcome, now);
-  }
-  return recordRailAnswer(tx, {
-    transferId,
-    status: move(transfer.status, 'Processing'),
-    responseCode: outcome.responseCode,
-    responseMessage: outcome.responseMessage,
-    at: now,
-    nextStatusQueryAt: nextQueryAt(deps.statusQueryScheduleSeconds, transfer.statusQueries, now),
-  });
+export interface PreparedSettlement {
+  readonly sql: Readonly<Record<string, unknown>>;
+  readonly settled: TransferRecord;
 }
 
-async function finish(
-  tx: Queryable,
+/**
+ * The second step of a NIP transfer: what the rail answered, to be applied once. A success posts
+ * the hold (amount, fee and VAT), a definitive failure voids it, and an unknown outcome (timeout,
+ * ambiguous code) leaves the transfer Processing for a later status query: nothing is ever
+ * reversed on a timeout alone. The call applies it only to a transfer still Processing (another
+ * worker may have settled it meanwhile), under the locks of its accounts.
+ */
+export function prepareSettlement(
   deps: SettlementDeps,
   transfer: TransferRecord,
-  outcome: Exclude<TransferOutcome, { kind: 'unknown' }>,
-  now: Date,
-): Promise<TransferRecord> {
-  const status = move(transfer.status, outcome.kind === 'success' ? 'Completed' : 'Failed');
+  outcome: TransferOutcome,
+): PreparedSettlement {
   invariant(transfer.holdId !== null, `NIP transfer ${transfer.id} has no hold`);
+  const now = deps.clock.now();
+  const status = move(
+    'Processing',
+    outcome.kind === 'unknown' ? 'Processing' : outcome.kind === 'success' ? 'Completed' : 'Failed',
+  );
+  const settled: TransferRecord = {
+    ...transfer,
+    status,
+    responseCode: outcome.responseCode,
+    responseMessage: outcome.responseMessage,
+    updatedAt: now,
+    approvedAt: status === 'Completed' ? now : transfer.approvedAt,
+    declinedAt: status === 'Failed' ? now : transfer.declinedAt,
+  };
+  const answer = {
+    transferId: transfer.id,
+    status,
+    responseCode: outcome.responseCode,
+    responseMessage: outcome.responseMessage,
+    at: now.toISOString(),
+  };
+  if (status === 'Processing') {
+    const next = nextQueryAt(deps.statusQueryScheduleSeconds, transfer.statusQueries, now);
+    return {
+      sql: { ...answer, nextStatusQueryAt: next.toISOString(), lockAccountIds: [] },
+      settled,
+    };
+  }
+  const [event] = outboxEventsJson([
+    { clientId: transfer.clientId, type: 'transfer', data: transferView(settled) },
+  ]);
   if (status === 'Completed') {
-    await ledger.post(tx, {
+    const journal = journalJson({
       id: newObjectId(deps.clock),
       kind: 'outbound_transfer',
       narration: transfer.narration,
@@ -77,34 +82,29 @@ async function finish(
       postings: successPostings(transfer),
       releaseHoldId: transfer.holdId,
     });
-    if (transfer.saveBeneficiary) {
-      await deps.beneficiaries.remember(tx, transfer.clientId, transfer.credit);
-    }
-  } else {
-    await ledger.voidHold(tx, transfer.holdId, now);
-    // A failed transfer no longer counts towards its day's limit.
-    await removeFromDailyOutbound(tx, {
-      accountId: transfer.accountId,
-      madeAt: transfer.createdAt,
-      amountKobo: transfer.amountKobo,
-    });
+    return {
+      sql: {
+        ...answer,
+        lockAccountIds: journal.accountIds,
+        journal,
+        event,
+        ...(transfer.saveBeneficiary
+          ? { beneficiary: deps.beneficiaries.toSave(transfer.credit) }
+          : {}),
+      },
+      settled,
+    };
   }
-  const settled = await recordRailAnswer(tx, {
-    transferId: transfer.id,
-    status,
-    responseCode: outcome.responseCode,
-    responseMessage: outcome.responseMessage,
-    at: now,
-    nextStatusQueryAt: null,
-  });
-  const account = await findClientAccount(tx, transfer.clientId, transfer.accountId);
-  await enqueueEvent(tx, deps.clock, {
-    clientId: transfer.clientId,
-    type: 'transfer',
-    data: transferView(settled),
-    callbackUrl: account?.callbackUrl ?? null,
-  });
-  return settled;
+  return {
+    sql: {
+      ...answer,
+      lockAccountIds: [transfer.accountId],
+      voidHoldId: transfer.holdId,
+      daily: { amount: transfer.amountKobo.toString() },
+      event,
+    },
+    settled,
+  };
 }
 
 function nextQueryAt(schedule: readonly number[], queriesSoFar: number, now: Date): Date {

@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createGroupCommit } from './group-commit.ts';
+
+/** A batch runner whose batches finish when the test says so. */
+function controlledRunner() {
+  const batches: {
+    items: number[];
+    finish: (results?: string[]) => void;
+    fail: (e: unknown) => void;
+  }[] = [];
+  const run = (items: readonly number[]) =>
+    new Promise<readonly string[]>((resolve, reject) => {
+      batches.push({
+        items: [...items],
+        finish: (results) => resolve(results ?? items.map((item) => `done ${item}`)),
+        fail: reject,
+      });
+    });
+  return { batches, run };
+}
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('group commit', () => {
+  it('sends an item at once when a batch slot is free: no added latency when idle', async () => {
+    const { batches, run } = controlledRunner();
+    const group = createGroupCommit({ run, maxBatch: 10, maxInFlight: 1 });
+    const answer = group.submit(1);
+    assert.equal(batches.length, 1);
+    assert.deepEqual(batches[0]?.items, [1]);
+    batches[0]?.finish();
+    assert.equal(await answer, 'done 1');
+  });
+
+  it('collects what arrives while a batch is in flight into the next batch, answered in order', async () => {
+    const { batches, run } = controlledRunner();
+    const group = createGroupCommit({ run, maxBatch: 10, maxInFlight: 1 });
+    const first = group.submit(1);
+    const rest = [2, 3, 4].map((item) => group.submit(item));
+    assert.equal(batches.length, 1, 'the others wait for the batch in flight');
+    batches[0]?.finish();
+    await first;
+    await tick();
+    assert.deepEqual(batches[1]?.items, [2, 3, 4]);
+    batches[1]?.finish();
+    assert.deepEqual(await Promise.all(rest), ['done 2', 'done 3', 'done 4']);
+  });
+
+  it('bounds a batch by maxBatch and the batches in flight by maxInFlight', async () => {
+    const { batches, run } = controlledRunner();
+    const group = createGroupCommit({ run, maxBatch: 2, maxInFlight: 2 });
+    const answers = [1, 2, 3, 4, 5, 6, 7].map((item) => group.submit(item));
+    assert.deepEqual(
+      batches.map((batch) => batch.items),
+      [[1], [2]],
+    );
+    batches[0]?.finish();
+    await tick();
+    assert.deepEqual(batches[2]?.items, [3, 4]);
+    batches[1]?.finish();
+    await tick();
+    assert.deepEqual(batches[3]?.items, [5, 6]);
+    batches[2]?.finish();
+    batches[3]?.finish();
+    await tick();
+    batches[4]?.finish();
+    assert.equal((await Promise.all(answers)).length, 7);
+    assert.deepEqual(batches[4]?.items, [7]);
+  });
+
+  it('retries a batch that deadlocked, whole, and fails only the batch for any other error', async () => {
+    const deadlock = Object.assign(new Error('deadlock detected'), { code: '40P01' });
+    let calls = 0;
+    const group = createGroupCommit<number, number>({
+      run: async (items) => {
+        calls += 1;
+        if (calls === 1) {
+          throw deadlock;
+        }
+        if (items.includes(13)) {
+          throw new Error('unlucky');
+        }
+        return items.map((item) => item * 2);
+      },
+      maxBatch: 10,
+      maxInFlight: 1,
+    });
+    assert.equal(await group.submit(2), 4);
+    assert.equal(calls, 2, 'the deadlocked batch ran again');
+    await assert.rejects(group.submit(13), /unlucky/);
+    assert.equal(await group.submit(5), 10, 'a failed batch leaves the next one alone');
+  });
+
+  it('gives up on a batch that keeps deadlocking after maxAttempts', async () => {
+    let calls = 0;
+    const group = createGroupCommit<number, number>({
+      run: async () => {
+        calls += 1;
+        throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
+      },
+      maxBatch: 10,
+      maxInFlight: 1,
+      maxAttempts: 3,
+    });
+    await assert.rejects(group.submit(1), /deadlock/);
+    assert.equal(calls, 3);
+  });
+
+  it('refuses a runner that answers a different number of results than items', async () => {
+    const group = createGroupCommit<number, number>({
+      run: async () => [1],
+      maxBatch: 10,
+      maxInFlight: 1,
+    });
+    const answers = [group.submit(1), group.submit(2)];
+    assert.equal(await answers[0], 1);
+    await assert.rejects(
+      createGroupCommit<number, number>({
+        run: async () => [],
+        maxBatch: 1,
+        maxInFlight: 1,
+      }).submit(1),
+      /answered 0 results/,
+    );
+    assert.equal(await answers[1], 1);
+  });
+});

@@ -1,0 +1,94 @@
+import { type Db, RETRYABLE_SQLSTATES, sqlState } from './db.ts';
+
+/** How the money path batches on this database (see groupCommitLimits). */
+export interface GroupCommitLimits {
+  readonly maxBatch: number;
+  readonly maxInFlight: number;
+}
+
+/**
+ * The batch limits of the money path's group commits. A batch is one call whose items are each
+ * a subtransaction, and PostgreSQL tracks up to 64 subtransactions per transaction cheaply (past
+ * that, every snapshot in the database slows down): 48 leaves room. Two batches of a kind in
+ * flight per process keep the pool busy while one commits; embedded PGlite is one session, so
+ * one at a time.
+ */
+export function groupCommitLimits(kind: Db['kind']): GroupCommitLimits {
+  return { maxBatch: 48, maxInFlight: kind === 'pglite' ? 1 : 2 };
+}
+
+export interface GroupCommitOptions<Item, Result> {
+  /** Commits a batch as one transaction and answers one result per item, in order. */
+  readonly run: (items: readonly Item[]) => Promise<readonly Result[]>;
+  /** The most items one batch carries. */
+  readonly maxBatch: number;
+  /** The most batches in flight at once; further items wait and join the next batch. */
+  readonly maxInFlight: number;
+  /** How often a batch that deadlocked or failed to serialize is run again. */
+  readonly maxAttempts?: number;
+}
+
+interface Waiting<Item, Result> {
+  readonly item: Item;
+  readonly resolve: (result: Result) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/**
+ * Group commit: items that arrive while batches are in flight are collected and committed
+ * together, one transaction (and one fsync) for many. An idle system adds no latency: with a
+ * batch slot free, an item goes at once, alone. Each caller is answered only after its batch
+ * committed (or failed); a batch that deadlocks is retried whole, since it committed nothing.
+ */
+export function createGroupCommit<Item, Result>(options: GroupCommitOptions<Item, Result>) {
+  const queue: Waiting<Item, Result>[] = [];
+  const maxAttempts = options.maxAttempts ?? 5;
+  let inFlight = 0;
+
+  function submit(item: Item): Promise<Result> {
+    return new Promise<Result>((resolve, reject) => {
+      queue.push({ item, resolve, reject });
+      startBatches();
+    });
+  }
+
+  function startBatches(): void {
+    while (inFlight < options.maxInFlight && queue.length > 0) {
+      inFlight += 1;
+      void runBatch(queue.splice(0, options.maxBatch));
+    }
+  }
+
+  async function runBatch(batch: Waiting<Item, Result>[]): Promise<void> {
+    try {
+      const results = await runWithRetries(batch.map((waiting) => waiting.item));
+      if (results.length !== batch.length) {
+        throw new Error(`a batch of ${batch.length} answered ${results.length} results`);
+      }
+      for (const [index, waiting] of batch.entries()) {
+        waiting.resolve(results[index] as Result);
+      }
+    } catch (error) {
+      for (const waiting of batch) {
+        waiting.reject(error);
+      }
+    } finally {
+      inFlight -= 1;
+      startBatches();
+    }
+  }
+
+  async function runWithRetries(items: readonly Item[]): Promise<readonly Result[]> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await options.run(items);
+      } catch (error) {
+        if (attempt >= maxAttempts || !RETRYABLE_SQLSTATES.has(sqlState(error) ?? '')) {
+          throw error;
+        }
+      }
+    }
+  }
+
+  return { submit };
+}

@@ -1,0 +1,240 @@
+-- Placing transfers in one database call per batch (group commit). The service builds every row,
+-- journal and webhook payload in TypeScript (one money codec, one view); these functions do what
+-- must happen under the locks: idempotency claims, reference checks, the inserts, the money and
+-- the daily limit, each item in its own subtransaction so one refusal never fails its neighbours.
+-- Each table's SQL stays with its owner: a function per owner, called by the placement below.
+
+-- Ledger (src/ledger): a journal or a hold as JSON (journalJson, holdJson in ledger-service.ts),
+-- for SQL that posts inside a larger call.
+CREATE FUNCTION ledger_post_json(p_journal jsonb) RETURNS void
+LANGUAGE sql AS $$
+  SELECT ledger_post(p_journal->>'id', p_journal->>'kind', p_journal->>'narration',
+    p_journal->>'reference', p_journal->>'transferId', (p_journal->>'createdAt')::timestamptz,
+    ARRAY(SELECT jsonb_array_elements_text(p_journal->'accountIds')),
+    ARRAY(SELECT jsonb_array_elements_text(p_journal->'amounts')::bigint),
+    ARRAY(SELECT jsonb_array_elements_text(p_journal->'narrations')),
+    p_journal->>'releaseHoldId');
+$$;
+
+CREATE FUNCTION ledger_hold_json(p_hold jsonb) RETURNS void
+LANGUAGE sql AS $$
+  SELECT ledger_hold(p_hold->>'id', p_hold->>'accountId', (p_hold->>'amount')::bigint,
+    p_hold->>'reference', (p_hold->>'createdAt')::timestamptz);
+$$;
+
+-- Idempotency (src/idempotency): claims a key, or answers the claim that holds it.
+CREATE FUNCTION idempotency_claim(
+  p_client_id text, p_scope text, p_key text, p_request_hash text, p_resource_id text,
+  p_created_at timestamptz,
+  OUT claimed boolean, OUT request_hash text, OUT resource_id text
+)
+LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO idempotency_requests (client_id, scope, key, request_hash, resource_id, created_at)
+    VALUES (p_client_id, p_scope, p_key, p_request_hash, p_resource_id, p_created_at)
+    ON CONFLICT DO NOTHING;
+  claimed := FOUND;
+  IF NOT claimed THEN
+    -- A concurrent claim of the key waited for its transaction above; its row is visible now.
+    SELECT r.request_hash, r.resource_id INTO request_hash, resource_id
+      FROM idempotency_requests r
+     WHERE r.client_id = p_client_id AND r.scope = p_scope AND r.key = p_key;
+  END IF;
+END $$;
+
+-- Idempotency: a key claimed in this transaction names another resource (the one it repeats).
+CREATE FUNCTION idempotency_repoint(
+  p_client_id text, p_scope text, p_key text, p_resource_id text
+) RETURNS void
+LANGUAGE sql AS $$
+  UPDATE idempotency_requests SET resource_id = p_resource_id
+   WHERE client_id = p_client_id AND scope = p_scope AND key = p_key;
+$$;
+
+-- Webhooks (src/webhooks): events into the outbox. Payloads arrive as JSON text so the stored
+-- json keeps the field order of the view that rendered it.
+CREATE FUNCTION webhook_enqueue(p_events jsonb, p_at timestamptz) RETURNS void
+LANGUAGE sql AS $$
+  INSERT INTO webhook_events (id, client_id, type, payload, callback_url, status,
+      next_attempt_at, created_at, updated_at)
+  SELECT e->>'id', e->>'clientId', e->>'type', (e->>'payload')::json, e->>'callbackUrl',
+         'pending', p_at, p_at, p_at
+    FROM jsonb_array_elements(p_events) AS e;
+$$;
+
+-- Beneficiaries (src/modules/beneficiaries): saves one, or refreshes its name.
+CREATE FUNCTION beneficiary_save(
+  p_id text, p_client_id text, p_bank_code text, p_bank_name text, p_account_number text,
+  p_account_name text, p_at timestamptz
+) RETURNS void
+LANGUAGE sql AS $$
+  INSERT INTO beneficiaries (id, client_id, bank_code, bank_name, account_number, account_name,
+      created_at, updated_at) VALUES (p_id, p_client_id, p_bank_code, p_bank_name,
+      p_account_number, p_account_name, p_at, p_at)
+  ON CONFLICT (client_id, bank_code, account_number)
+    DO UPDATE SET account_name = EXCLUDED.account_name, updated_at = EXCLUDED.updated_at;
+$$;
+
+-- Transfers: a refusal of one item. MESSAGE is the error code, DETAIL its message (or empty).
+-- SQLSTATE OTP01 is caught per item; anything else fails the batch, which the caller retries
+-- (deadlock) or reports.
+CREATE FUNCTION transfer_refuse(p_code text, p_message text DEFAULT '') RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION USING ERRCODE = 'OTP01', MESSAGE = p_code, DETAIL = coalesce(p_message, '');
+END $$;
+
+-- Transfers: an item of a batch that failed for a reason that is not a refusal (a bug, a broken
+-- row): it alone is rolled back, and its caller alone gets an error.
+CREATE FUNCTION transfer_item_failure(p_sqlstate text, p_message text) RETURNS jsonb
+LANGUAGE sql AS $$
+  SELECT jsonb_build_object('kind', 'failed', 'sqlstate', p_sqlstate, 'message', p_message);
+$$;
+
+-- Transfers: the earlier Outwards transfer of a client under a reference, as a replay of it
+-- (the key, if any, repointed) when the request is the same, refused when it is not.
+CREATE FUNCTION transfer_replay_of(p_item jsonb, p_earlier_id text, p_earlier_hash text)
+RETURNS jsonb
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF p_earlier_hash IS DISTINCT FROM p_item->>'requestHash' THEN
+    PERFORM transfer_refuse('DUPLICATE_REFERENCE');
+  END IF;
+  IF p_item ? 'idempotencyKey' THEN
+    PERFORM idempotency_repoint(p_item->>'clientId', p_item->>'idempotencyScope',
+      p_item->>'idempotencyKey', p_earlier_id);
+  END IF;
+  RETURN jsonb_build_object('kind', 'replay', 'transferId', p_earlier_id);
+END $$;
+
+-- Transfers: one item of a batch (see place_transfers), in the caller's subtransaction.
+CREATE FUNCTION transfer_place_one(p_item jsonb) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_client text := p_item->>'clientId';
+  v_reference text := p_item->>'paymentReference';
+  v_outward transfers%ROWTYPE;
+  v_claim record;
+  v_earlier record;
+  v_check jsonb;
+  v_journal jsonb := p_item->'journal';
+  v_hold jsonb := p_item->'hold';
+  v_daily jsonb := p_item->'daily';
+  v_beneficiary jsonb := p_item->'beneficiary';
+  v_total bigint;
+BEGIN
+  -- 1. The Idempotency-Key: a replay answers the transfer it made, before any other check.
+  IF p_item ? 'idempotencyKey' THEN
+    SELECT * INTO v_claim FROM idempotency_claim(v_client, p_item->>'idempotencyScope',
+      p_item->>'idempotencyKey', p_item->>'requestHash', p_item->>'transferId',
+      (p_item->>'now')::timestamptz);
+    IF NOT v_claim.claimed THEN
+      IF v_claim.request_hash IS DISTINCT FROM p_item->>'requestHash' THEN
+        PERFORM transfer_refuse('IDEMPOTENCY_KEY_REUSED');
+      END IF;
+      RETURN jsonb_build_object('kind', 'replay', 'transferId', v_claim.resource_id);
+    END IF;
+  END IF;
+  -- 2. The client's paymentReference: a repeat of an earlier transfer replays it.
+  IF v_reference IS NOT NULL THEN
+    SELECT id, request_hash INTO v_earlier FROM transfers
+     WHERE client_id = v_client AND payment_reference = v_reference AND type = 'Outwards';
+    IF FOUND THEN
+      RETURN transfer_replay_of(p_item, v_earlier.id, v_earlier.request_hash);
+    END IF;
+  END IF;
+  -- 3. What the service found wrong before the call (only a new request is refused for it).
+  IF p_item ? 'refusal' THEN
+    PERFORM transfer_refuse(p_item->'refusal'->>'code', p_item->'refusal'->>'message');
+  END IF;
+  -- 4. The accounts are still Active, read under the batch's row locks.
+  FOR v_check IN SELECT * FROM jsonb_array_elements(coalesce(p_item->'mustBeActive', '[]'))
+  LOOP
+    PERFORM 1 FROM accounts WHERE id = v_check->>'accountId' AND status = 'Active';
+    IF NOT FOUND THEN
+      PERFORM transfer_refuse(v_check->>'code', v_check->>'message');
+    END IF;
+  END LOOP;
+  -- 5. The transfer (and an intra-bank transfer's Inwards twin); a reference taken by a
+  --    concurrent request makes this a replay of that one, or a refusal.
+  v_outward := jsonb_populate_record(NULL::transfers, p_item->'outward');
+  INSERT INTO transfers SELECT v_outward.* ON CONFLICT DO NOTHING;
+  IF NOT FOUND THEN
+    SELECT id, request_hash INTO v_earlier FROM transfers
+     WHERE client_id = v_client AND payment_reference = v_outward.payment_reference
+       AND type = 'Outwards';
+    IF FOUND THEN
+      RETURN transfer_replay_of(p_item, v_earlier.id, v_earlier.request_hash);
+    END IF;
+    PERFORM transfer_refuse('CONFLICT');
+  END IF;
+  IF p_item ? 'inward' THEN
+    INSERT INTO transfers SELECT (jsonb_populate_record(NULL::transfers, p_item->'inward')).*;
+  END IF;
+  -- 6. The money: posted (intra-bank) or held (NIP). Insufficient funds (OIB01) refuse the item
+  --    (place_transfers catches it: a block here would cost a second subtransaction per item).
+  IF v_journal IS NOT NULL THEN
+    PERFORM ledger_post_json(v_journal);
+  END IF;
+  IF v_hold IS NOT NULL THEN
+    PERFORM ledger_hold_json(v_hold);
+  END IF;
+  -- 7. The day's outbound total, this transfer included, against the daily limit. The row is
+  --    the debit account's, whose ledger lock is held, so the total is exact.
+  INSERT INTO daily_outbound_totals AS d (account_id, day, total_kobo)
+    VALUES (v_daily->>'accountId', ((v_daily->>'madeAt')::timestamptz AT TIME ZONE 'UTC')::date,
+            (v_daily->>'amount')::bigint)
+    ON CONFLICT (account_id, day) DO UPDATE SET total_kobo = d.total_kobo + EXCLUDED.total_kobo
+    RETURNING total_kobo INTO v_total;
+  IF v_daily ? 'limit' AND v_total > (v_daily->>'limit')::bigint THEN
+    PERFORM transfer_refuse('TRANSFER_LIMIT_EXCEEDED', v_daily->>'limitMessage');
+  END IF;
+  -- 8. Webhook events and the saved beneficiary, with the transfer or not at all.
+  IF jsonb_array_length(coalesce(p_item->'events', '[]')) > 0 THEN
+    PERFORM webhook_enqueue(p_item->'events', (p_item->>'now')::timestamptz);
+  END IF;
+  IF v_beneficiary IS NOT NULL THEN
+    PERFORM beneficiary_save(v_beneficiary->>'id', v_client, v_beneficiary->>'bankCode',
+      v_beneficiary->>'bankName', v_beneficiary->>'accountNumber',
+      v_beneficiary->>'accountName', (p_item->>'now')::timestamptz);
+  END IF;
+  RETURN jsonb_build_object('kind', 'placed');
+END $$;
+
+-- Transfers: a batch of placements in one call. Every account the batch will lock is locked
+-- first, once, in id order (the ledger's global order), so batches from any number of server
+-- processes cannot deadlock on accounts. Each item runs in its own subtransaction: a refusal
+-- (or a debit beyond the funds, OIB01) rolls back that item alone and answers
+-- {kind: refused, code, message}. One subtransaction per item: keep batches within the 64 that
+-- PostgreSQL tracks per transaction without overflowing.
+CREATE FUNCTION place_transfers(p_items jsonb) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_item jsonb;
+  v_results jsonb := '[]';
+  v_code text;
+  v_message text;
+BEGIN
+  PERFORM ledger_lock_accounts(ARRAY(
+    SELECT DISTINCT jsonb_array_elements_text(item->'lockAccountIds')
+      FROM jsonb_array_elements(p_items) AS item));
+  FOR v_item IN SELECT * FROM jsonb_array_elements(p_items) LOOP
+    BEGIN
+      v_results := v_results || jsonb_build_array(transfer_place_one(v_item));
+    EXCEPTION WHEN SQLSTATE 'OTP01' THEN
+      GET STACKED DIAGNOSTICS v_code = MESSAGE_TEXT, v_message = PG_EXCEPTION_DETAIL;
+      v_results := v_results || jsonb_build_array(jsonb_build_object(
+        'kind', 'refused', 'code', v_code, 'message', nullif(v_message, '')));
+    WHEN SQLSTATE 'OIB01' THEN
+      v_results := v_results || jsonb_build_array(jsonb_build_object(
+        'kind', 'refused', 'code', 'INSUFFICIENT_FUNDS', 'message', NULL));
+    WHEN OTHERS THEN
+      -- A deadlock or serialization failure fails the batch, which is retried whole.
+      IF SQLSTATE IN ('40P01', '40001') THEN
+        RAISE;
+      END IF;
+      v_results := v_results || jsonb_build_array(transfer_item_failure(SQLSTATE, SQLERRM));
+    END;
+  END LOOP;
+  RETURN v_results;
+END $$;

@@ -1,0 +1,94 @@
+-- Settling NIP transfers and receiving inbound credits in one database call per batch, like
+-- placement (0014): the service builds journals, rows and webhook payloads; these functions apply
+-- them under the locks. Every account of a batch, the hot GL accounts included, is locked once,
+-- up front, in id order: a batch takes the GL rows' locks once for all its items, and holds them
+-- for one call, not for a round trip per statement.
+
+-- Transfers: one rail answer applied to a transfer that is still Processing; anything else (a
+-- concurrent worker settled it) is left as it is and answered 'unchanged'.
+CREATE FUNCTION transfer_settle_one(p_item jsonb) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_transfer transfers%ROWTYPE;
+  v_status text := p_item->>'status';
+  v_at timestamptz := (p_item->>'at')::timestamptz;
+  v_daily jsonb := p_item->'daily';
+  v_beneficiary jsonb := p_item->'beneficiary';
+BEGIN
+  SELECT * INTO v_transfer FROM transfers WHERE id = p_item->>'transferId' FOR UPDATE;
+  IF NOT FOUND OR v_transfer.status <> 'Processing' THEN
+    RETURN jsonb_build_object('kind', 'unchanged');
+  END IF;
+  IF p_item ? 'journal' THEN
+    PERFORM ledger_post_json(p_item->'journal');
+  END IF;
+  IF p_item ? 'voidHoldId' THEN
+    PERFORM ledger_void_hold(p_item->>'voidHoldId', v_at);
+  END IF;
+  -- A failed transfer no longer counts towards its day's limit.
+  IF v_daily IS NOT NULL THEN
+    UPDATE daily_outbound_totals SET total_kobo = total_kobo - (v_daily->>'amount')::bigint
+     WHERE account_id = v_transfer.account_id
+       AND day = (v_transfer.created_at AT TIME ZONE 'UTC')::date;
+  END IF;
+  IF v_beneficiary IS NOT NULL THEN
+    PERFORM beneficiary_save(v_beneficiary->>'id', v_transfer.client_id,
+      v_beneficiary->>'bankCode', v_beneficiary->>'bankName', v_beneficiary->>'accountNumber',
+      v_beneficiary->>'accountName', v_at);
+  END IF;
+  UPDATE transfers SET status = v_status, response_code = p_item->>'responseCode',
+      response_message = p_item->>'responseMessage', updated_at = v_at,
+      approved_at = CASE WHEN v_status = 'Completed' THEN v_at ELSE approved_at END,
+      declined_at = CASE WHEN v_status = 'Failed' THEN v_at ELSE declined_at END,
+      next_status_query_at = (p_item->>'nextStatusQueryAt')::timestamptz
+    WHERE id = v_transfer.id;
+  -- The event goes to the account's callbackUrl as it stands now.
+  IF p_item ? 'event' THEN
+    PERFORM webhook_enqueue(jsonb_build_array(p_item->'event' || jsonb_build_object(
+      'callbackUrl', (SELECT callback_url FROM accounts WHERE id = v_transfer.account_id))), v_at);
+  END IF;
+  RETURN jsonb_build_object('kind', 'settled');
+END $$;
+
+-- Transfers: one credit from another bank. A session already received answers 'duplicate'
+-- and moves nothing.
+CREATE FUNCTION transfer_receive_one(p_item jsonb) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO transfers SELECT (jsonb_populate_record(NULL::transfers, p_item->'transfer')).*
+    ON CONFLICT DO NOTHING;
+  IF NOT FOUND THEN
+    RETURN jsonb_build_object('kind', 'duplicate');
+  END IF;
+  PERFORM ledger_post_json(p_item->'journal');
+  PERFORM webhook_enqueue(p_item->'events', (p_item->>'at')::timestamptz);
+  RETURN jsonb_build_object('kind', 'received');
+END $$;
+
+-- Transfers: a batch of settlements ('settle') or inbound credits ('receive') in one call, each
+-- item in its own subtransaction; an item that fails alone is answered 'failed', a deadlock
+-- fails the batch (the caller retries it whole).
+CREATE FUNCTION apply_transfer_batch(p_kind text, p_items jsonb) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_item jsonb;
+  v_results jsonb := '[]';
+BEGIN
+  PERFORM ledger_lock_accounts(ARRAY(
+    SELECT DISTINCT jsonb_array_elements_text(item->'lockAccountIds')
+      FROM jsonb_array_elements(p_items) AS item));
+  FOR v_item IN SELECT * FROM jsonb_array_elements(p_items) LOOP
+    BEGIN
+      v_results := v_results || jsonb_build_array(CASE p_kind
+        WHEN 'settle' THEN transfer_settle_one(v_item)
+        WHEN 'receive' THEN transfer_receive_one(v_item)
+      END);
+    EXCEPTION WHEN OTHERS THEN
+      IF SQLSTATE IN ('40P01', '40001') THEN
+        RAISE;
+      END IF;
+      v_results := v_results || jsonb_build_array(transfer_item_failure(SQLSTATE, SQLERRM));
+    END;
+  END LOOP;
+  RETURN v_results;
+END $$;
