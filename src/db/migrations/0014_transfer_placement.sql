@@ -1,26 +1,176 @@
--- Placing transfers in one database call per batch (group commit). The service builds every row,
--- journal and webhook payload in TypeScript (one money codec, one view); these functions do what
--- must happen under the locks: idempotency claims, reference checks, the inserts, the money and
+-- Placing transfers in one database call per batch (group commit). The service builds every
+-- row, journal and webhook payload in TypeScript (one money codec, one view); these functions do
+-- what must happen under the locks: idempotency claims, reference checks, the inserts, the money and
 -- the daily limit, each item in its own subtransaction so one refusal never fails its neighbours.
 -- Each table's SQL stays with its owner: a function per owner, called by the placement below.
+-- Every function is plpgsql, even a one-statement one: plpgsql keeps its plans per connection,
+-- where a SQL-language function called from another function is planned again at every call.
 
--- Ledger (src/ledger): a journal or a hold as JSON (journalJson, holdJson in ledger-service.ts),
--- for SQL that posts inside a larger call.
+-- Ledger (src/ledger): locks for a batch. A batch runs each item in a subtransaction; had the
+-- batch itself locked the account rows (FOR UPDATE), every update of such a row inside an item
+-- would need a MultiXact to remember the batch's lock beside the item's update, and MultiXacts
+-- are slow to make and to read back. So a batch takes transaction-level advisory locks instead,
+-- one per account, in one global order (by the key), which is what keeps batches from any
+-- number of processes from deadlocking; the rows themselves are locked by the items' own
+-- updates. Two accounts whose ids hash alike share a lock: harmless, they only queue together.
+CREATE FUNCTION ledger_lock_batch(p_account_ids text[]) RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_advisory_xact_lock(7301, key)
+     FROM (SELECT DISTINCT hashtext(account_id) AS key FROM unnest(p_account_ids) AS account_id
+            ORDER BY 1) AS keys;
+END $$;
+
+-- Ledger: ledger_post and ledger_hold split into the lock and the work, so that a batch (which
+-- holds its advisory locks) runs the work alone: the updates lock each row as they change it,
+-- and their funds condition is re-checked on the latest row (READ COMMITTED), so the balance
+-- rules hold without the explicit lock. Outside a batch nothing changes: lock, then work.
+CREATE FUNCTION ledger_post_unlocked(
+  p_journal_id text,
+  p_kind text,
+  p_narration text,
+  p_reference text,
+  p_transfer_id text,
+  p_created_at timestamptz,
+  p_account_ids text[],
+  p_amounts bigint[],
+  p_entry_narrations text[],
+  p_release_hold_id text
+) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_count int := coalesce(array_length(p_account_ids, 1), 0);
+  v_hold ledger_holds%ROWTYPE;
+  v_account ledger_accounts%ROWTYPE;
+  v_amount bigint;
+  i int;
+BEGIN
+  IF v_count < 2 OR v_count <> coalesce(array_length(p_amounts, 1), 0) THEN
+    RAISE EXCEPTION USING ERRCODE = 'OIB90', MESSAGE = 'a journal needs two or more postings';
+  END IF;
+  IF (SELECT sum(amount) FROM unnest(p_amounts) AS amount) <> 0
+     OR EXISTS (SELECT 1 FROM unnest(p_amounts) AS amount WHERE amount = 0) THEN
+    RAISE EXCEPTION USING ERRCODE = 'OIB90', MESSAGE = 'journal does not balance';
+  END IF;
+
+  IF p_release_hold_id IS NOT NULL THEN
+    UPDATE ledger_holds SET status = 'posted', resolved_at = p_created_at
+      WHERE id = p_release_hold_id AND status = 'pending' AND account_id = ANY (p_account_ids)
+      RETURNING * INTO v_hold;
+    IF NOT FOUND THEN
+      RAISE EXCEPTION USING ERRCODE = 'OIB03', MESSAGE = 'hold is not pending';
+    END IF;
+    UPDATE ledger_accounts SET held_kobo = held_kobo - v_hold.amount_kobo
+      WHERE id = v_hold.account_id;
+  END IF;
+
+  INSERT INTO ledger_journals (id, kind, narration, reference, transfer_id, created_at)
+    VALUES (p_journal_id, p_kind, p_narration, p_reference, p_transfer_id, p_created_at);
+
+  FOR i IN 1 .. v_count LOOP
+    v_amount := p_amounts[i];
+    UPDATE ledger_accounts SET
+        balance_kobo = balance_kobo + v_amount,
+        entry_count = entry_count + 1,
+        credit_count = credit_count + CASE WHEN v_amount > 0 THEN 1 ELSE 0 END,
+        debit_count = debit_count + CASE WHEN v_amount < 0 THEN 1 ELSE 0 END,
+        -- Entry times never go backwards within an account, so time ranges map to seq ranges.
+        last_entry_at = greatest(last_entry_at, p_created_at)
+      WHERE id = p_account_ids[i]
+        AND (v_amount > 0 OR allow_negative OR balance_kobo + v_amount - held_kobo >= 0)
+      RETURNING * INTO v_account;
+    IF NOT FOUND THEN
+      IF NOT EXISTS (SELECT 1 FROM ledger_accounts WHERE id = p_account_ids[i]) THEN
+        RAISE EXCEPTION USING ERRCODE = 'OIB02', MESSAGE = 'unknown ledger account';
+      END IF;
+      RAISE EXCEPTION USING ERRCODE = 'OIB01', MESSAGE = 'insufficient funds',
+        DETAIL = p_account_ids[i];
+    END IF;
+    INSERT INTO ledger_entries (account_id, seq, direction_seq, is_credit, journal_id,
+        amount_kobo, balance_after_kobo, narration, created_at)
+      VALUES (v_account.id, v_account.entry_count,
+        CASE WHEN v_amount > 0 THEN v_account.credit_count ELSE v_account.debit_count END,
+        v_amount > 0, p_journal_id, v_amount, v_account.balance_kobo,
+        coalesce(p_entry_narrations[i], p_narration), v_account.last_entry_at);
+  END LOOP;
+END $$;
+
+CREATE OR REPLACE FUNCTION ledger_post(
+  p_journal_id text,
+  p_kind text,
+  p_narration text,
+  p_reference text,
+  p_transfer_id text,
+  p_created_at timestamptz,
+  p_account_ids text[],
+  p_amounts bigint[],
+  p_entry_narrations text[],
+  p_release_hold_id text
+) RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM ledger_lock_accounts(p_account_ids);
+  PERFORM ledger_post_unlocked(p_journal_id, p_kind, p_narration, p_reference, p_transfer_id,
+    p_created_at, p_account_ids, p_amounts, p_entry_narrations, p_release_hold_id);
+END $$;
+
+CREATE FUNCTION ledger_hold_unlocked(
+  p_hold_id text,
+  p_account_id text,
+  p_amount bigint,
+  p_reference text,
+  p_created_at timestamptz
+) RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF p_amount <= 0 THEN
+    RAISE EXCEPTION USING ERRCODE = 'OIB90', MESSAGE = 'hold amount must be positive';
+  END IF;
+  UPDATE ledger_accounts SET held_kobo = held_kobo + p_amount
+    WHERE id = p_account_id AND (allow_negative OR balance_kobo - held_kobo - p_amount >= 0);
+  IF NOT FOUND THEN
+    IF NOT EXISTS (SELECT 1 FROM ledger_accounts WHERE id = p_account_id) THEN
+      RAISE EXCEPTION USING ERRCODE = 'OIB02', MESSAGE = 'unknown ledger account';
+    END IF;
+    RAISE EXCEPTION USING ERRCODE = 'OIB01', MESSAGE = 'insufficient funds',
+      DETAIL = p_account_id;
+  END IF;
+  INSERT INTO ledger_holds (id, account_id, amount_kobo, status, reference, created_at)
+    VALUES (p_hold_id, p_account_id, p_amount, 'pending', p_reference, p_created_at);
+END $$;
+
+CREATE OR REPLACE FUNCTION ledger_hold(
+  p_hold_id text,
+  p_account_id text,
+  p_amount bigint,
+  p_reference text,
+  p_created_at timestamptz
+) RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM ledger_lock_accounts(ARRAY[p_account_id]);
+  PERFORM ledger_hold_unlocked(p_hold_id, p_account_id, p_amount, p_reference, p_created_at);
+END $$;
+
+-- Ledger: a journal or a hold as JSON (journalJson, holdJson in ledger-service.ts), inside a
+-- batch that holds the batch locks of every account it names (ledger_lock_batch).
 CREATE FUNCTION ledger_post_json(p_journal jsonb) RETURNS void
-LANGUAGE sql AS $$
-  SELECT ledger_post(p_journal->>'id', p_journal->>'kind', p_journal->>'narration',
-    p_journal->>'reference', p_journal->>'transferId', (p_journal->>'createdAt')::timestamptz,
-    ARRAY(SELECT jsonb_array_elements_text(p_journal->'accountIds')),
-    ARRAY(SELECT jsonb_array_elements_text(p_journal->'amounts')::bigint),
-    ARRAY(SELECT jsonb_array_elements_text(p_journal->'narrations')),
-    p_journal->>'releaseHoldId');
-$$;
+LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM ledger_post_unlocked(p_journal->>'id', p_journal->>'kind', p_journal->>'narration',
+      p_journal->>'reference', p_journal->>'transferId', (p_journal->>'createdAt')::timestamptz,
+      ARRAY(SELECT jsonb_array_elements_text(p_journal->'accountIds')),
+      ARRAY(SELECT jsonb_array_elements_text(p_journal->'amounts')::bigint),
+      ARRAY(SELECT jsonb_array_elements_text(p_journal->'narrations')),
+      p_journal->>'releaseHoldId');
+END $$;
 
 CREATE FUNCTION ledger_hold_json(p_hold jsonb) RETURNS void
-LANGUAGE sql AS $$
-  SELECT ledger_hold(p_hold->>'id', p_hold->>'accountId', (p_hold->>'amount')::bigint,
-    p_hold->>'reference', (p_hold->>'createdAt')::timestamptz);
-$$;
+LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM ledger_hold_unlocked(p_hold->>'id', p_hold->>'accountId', (p_hold->>'amount')::bigint,
+      p_hold->>'reference', (p_hold->>'createdAt')::timestamptz);
+END $$;
 
 -- Idempotency (src/idempotency): claims a key, or answers the claim that holds it.
 CREATE FUNCTION idempotency_claim(
@@ -46,34 +196,37 @@ END $$;
 CREATE FUNCTION idempotency_repoint(
   p_client_id text, p_scope text, p_key text, p_resource_id text
 ) RETURNS void
-LANGUAGE sql AS $$
+LANGUAGE plpgsql AS $$
+BEGIN
   UPDATE idempotency_requests SET resource_id = p_resource_id
-   WHERE client_id = p_client_id AND scope = p_scope AND key = p_key;
-$$;
+     WHERE client_id = p_client_id AND scope = p_scope AND key = p_key;
+END $$;
 
 -- Webhooks (src/webhooks): events into the outbox. Payloads arrive as JSON text so the stored
 -- json keeps the field order of the view that rendered it.
 CREATE FUNCTION webhook_enqueue(p_events jsonb, p_at timestamptz) RETURNS void
-LANGUAGE sql AS $$
+LANGUAGE plpgsql AS $$
+BEGIN
   INSERT INTO webhook_events (id, client_id, type, payload, callback_url, status,
-      next_attempt_at, created_at, updated_at)
-  SELECT e->>'id', e->>'clientId', e->>'type', (e->>'payload')::json, e->>'callbackUrl',
-         'pending', p_at, p_at, p_at
-    FROM jsonb_array_elements(p_events) AS e;
-$$;
+        next_attempt_at, created_at, updated_at)
+    SELECT e->>'id', e->>'clientId', e->>'type', (e->>'payload')::json, e->>'callbackUrl',
+           'pending', p_at, p_at, p_at
+      FROM jsonb_array_elements(p_events) AS e;
+END $$;
 
 -- Beneficiaries (src/modules/beneficiaries): saves one, or refreshes its name.
 CREATE FUNCTION beneficiary_save(
   p_id text, p_client_id text, p_bank_code text, p_bank_name text, p_account_number text,
   p_account_name text, p_at timestamptz
 ) RETURNS void
-LANGUAGE sql AS $$
+LANGUAGE plpgsql AS $$
+BEGIN
   INSERT INTO beneficiaries (id, client_id, bank_code, bank_name, account_number, account_name,
-      created_at, updated_at) VALUES (p_id, p_client_id, p_bank_code, p_bank_name,
-      p_account_number, p_account_name, p_at, p_at)
-  ON CONFLICT (client_id, bank_code, account_number)
-    DO UPDATE SET account_name = EXCLUDED.account_name, updated_at = EXCLUDED.updated_at;
-$$;
+        created_at, updated_at) VALUES (p_id, p_client_id, p_bank_code, p_bank_name,
+        p_account_number, p_account_name, p_at, p_at)
+    ON CONFLICT (client_id, bank_code, account_number)
+      DO UPDATE SET account_name = EXCLUDED.account_name, updated_at = EXCLUDED.updated_at;
+END $$;
 
 -- Transfers: a refusal of one item. MESSAGE is the error code, DETAIL its message (or empty).
 -- SQLSTATE OTP01 is caught per item; anything else fails the batch, which the caller retries
@@ -87,9 +240,10 @@ END $$;
 -- Transfers: an item of a batch that failed for a reason that is not a refusal (a bug, a broken
 -- row): it alone is rolled back, and its caller alone gets an error.
 CREATE FUNCTION transfer_item_failure(p_sqlstate text, p_message text) RETURNS jsonb
-LANGUAGE sql AS $$
-  SELECT jsonb_build_object('kind', 'failed', 'sqlstate', p_sqlstate, 'message', p_message);
-$$;
+LANGUAGE plpgsql AS $$
+BEGIN
+  RETURN jsonb_build_object('kind', 'failed', 'sqlstate', p_sqlstate, 'message', p_message);
+END $$;
 
 -- Transfers: the earlier Outwards transfer of a client under a reference, as a replay of it
 -- (the key, if any, repointed) when the request is the same, refused when it is not.
@@ -147,7 +301,7 @@ BEGIN
   IF p_item ? 'refusal' THEN
     PERFORM transfer_refuse(p_item->'refusal'->>'code', p_item->'refusal'->>'message');
   END IF;
-  -- 4. The accounts are still Active, read under the batch's row locks.
+  -- 4. The accounts are still Active, read under the batch's locks.
   FOR v_check IN SELECT * FROM jsonb_array_elements(coalesce(p_item->'mustBeActive', '[]'))
   LOOP
     PERFORM 1 FROM accounts WHERE id = v_check->>'accountId' AND status = 'Active';
@@ -169,7 +323,8 @@ BEGIN
     PERFORM transfer_refuse('CONFLICT');
   END IF;
   IF p_item ? 'inward' THEN
-    INSERT INTO transfers SELECT (jsonb_populate_record(NULL::transfers, p_item->'inward')).*;
+    -- FROM, not SELECT (f()).*: the latter calls the function once per column.
+    INSERT INTO transfers SELECT * FROM jsonb_populate_record(NULL::transfers, p_item->'inward');
   END IF;
   -- 6. The money: posted (intra-bank) or held (NIP). Insufficient funds (OIB01) refuse the item
   --    (place_transfers catches it: a block here would cost a second subtransaction per item).
@@ -201,8 +356,8 @@ BEGIN
   RETURN jsonb_build_object('kind', 'placed');
 END $$;
 
--- Transfers: a batch of placements in one call. Every account the batch will lock is locked
--- first, once, in id order (the ledger's global order), so batches from any number of server
+-- Transfers: a batch of placements in one call. Every account the batch will touch is locked
+-- first, once, in one global order (ledger_lock_batch), so batches from any number of server
 -- processes cannot deadlock on accounts. Each item runs in its own subtransaction: a refusal
 -- (or a debit beyond the funds, OIB01) rolls back that item alone and answers
 -- {kind: refused, code, message}. One subtransaction per item: keep batches within the 64 that
@@ -215,8 +370,8 @@ DECLARE
   v_code text;
   v_message text;
 BEGIN
-  PERFORM ledger_lock_accounts(ARRAY(
-    SELECT DISTINCT jsonb_array_elements_text(item->'lockAccountIds')
+  PERFORM ledger_lock_batch(ARRAY(
+    SELECT jsonb_array_elements_text(item->'lockAccountIds')
       FROM jsonb_array_elements(p_items) AS item));
   FOR v_item IN SELECT * FROM jsonb_array_elements(p_items) LOOP
     BEGIN

@@ -1,8 +1,8 @@
 -- Settling NIP transfers and receiving inbound credits in one database call per batch, like
 -- placement (0014): the service builds journals, rows and webhook payloads; these functions apply
 -- them under the locks. Every account of a batch, the hot GL accounts included, is locked once,
--- up front, in id order: a batch takes the GL rows' locks once for all its items, and holds them
--- for one call, not for a round trip per statement.
+-- up front, in one global order (ledger_lock_batch): a batch takes the GL accounts' locks once
+-- for all its items, and holds them for one call, not for a round trip per statement.
 
 -- Transfers: one rail answer applied to a transfer that is still Processing; anything else (a
 -- concurrent worker settled it) is left as it is and answered 'unchanged'.
@@ -55,7 +55,7 @@ END $$;
 CREATE FUNCTION transfer_receive_one(p_item jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO transfers SELECT (jsonb_populate_record(NULL::transfers, p_item->'transfer')).*
+  INSERT INTO transfers SELECT * FROM jsonb_populate_record(NULL::transfers, p_item->'transfer')
     ON CONFLICT DO NOTHING;
   IF NOT FOUND THEN
     RETURN jsonb_build_object('kind', 'duplicate');
@@ -74,8 +74,8 @@ DECLARE
   v_item jsonb;
   v_results jsonb := '[]';
 BEGIN
-  PERFORM ledger_lock_accounts(ARRAY(
-    SELECT DISTINCT jsonb_array_elements_text(item->'lockAccountIds')
+  PERFORM ledger_lock_batch(ARRAY(
+    SELECT jsonb_array_elements_text(item->'lockAccountIds')
       FROM jsonb_array_elements(p_items) AS item));
   FOR v_item IN SELECT * FROM jsonb_array_elements(p_items) LOOP
     BEGIN
