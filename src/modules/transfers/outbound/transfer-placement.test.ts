@@ -30,7 +30,8 @@ describe('transfer placement: replays', () => {
 
   async function balance() {
     const listed = await testApp.app.inject({ method: 'GET', url: '/accounts', headers });
-    return listed.json().data[0].accountBalance as number;
+    const accounts = listed.json().data as { accountNumber: string; accountBalance: number }[];
+    return accounts.find((account) => account.accountNumber === debitAccountNumber)?.accountBalance;
   }
 
   before(async () => {
