@@ -186,7 +186,7 @@ export async function runTransferBench(
     const accountCount = lanes * (DEBIT_ACCOUNTS_PER_LANE + BENEFICIARIES_PER_LANE) + 1;
     log(`transfers: opening and funding ${accountCount} accounts...`);
     const accounts = await openAccounts(context, setup, lanes);
-    const runner = new ScenarioRunner(context, setup, sampler, accounts);
+    const runner = new ScenarioRunner(context, sampler, accounts);
     log('transfers: warming up...');
     const warmup: TransferRun[] = [];
     await runner.enquire();
@@ -284,7 +284,6 @@ class ScenarioRunner {
 
   constructor(
     private readonly context: TransferBenchContext,
-    private readonly setup: HttpClient,
     private readonly sampler: DbSampler | undefined,
     private readonly accounts: TransferAccounts,
   ) {}
@@ -299,10 +298,13 @@ class ScenarioRunner {
       { bankCode: NIP_BANK_CODE, accountNumber: NIP_ACCOUNT_NUMBER },
     ];
     const headers = { ...this.context.fixtures.apiHeaders };
+    // Fresh connections: the setup client's sit idle through a whole round, which can outlast
+    // the server's keep-alive timeout, and a request sent as the server closes one is lost.
+    const client = new HttpClient(this.context.server.baseUrl, SETUP_PARALLELISM);
     const answers = await inParallel(targets, SETUP_PARALLELISM, async (target) => {
-      const response = await this.setup.request('POST', '/transfers/name-enquiry', headers, target);
+      const response = await client.request('POST', '/transfers/name-enquiry', headers, target);
       return json<{ data: { sessionId: string } }>(response, 200, 'POST /transfers/name-enquiry');
-    });
+    }).finally(() => client.close());
     this.enquiries = new Map(
       targets.map((target, index) => [
         `${target.bankCode}/${target.accountNumber}`,

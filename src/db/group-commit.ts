@@ -39,6 +39,7 @@ interface Waiting<Item, Result> {
  * together, one transaction (and one fsync) for many. An idle system adds no latency: with a
  * batch slot free, an item goes at once, alone. Each caller is answered only after its batch
  * committed (or failed); a batch that deadlocks is retried whole, since it committed nothing.
+ * Reads that many requests make at once batch the same way (one query for all of them).
  */
 export function createGroupCommit<Item, Result>(options: GroupCommitOptions<Item, Result>) {
   const queue: Waiting<Item, Result>[] = [];

@@ -31,17 +31,11 @@ export async function insertNameEnquiry(db: Queryable, enquiry: NameEnquiry): Pr
   );
 }
 
-/** The name enquiry a new transfer quotes, when it is usable: the caller's, this account's, fresh. */
-export async function findUsableEnquiry(
+/** Name enquiries by session id, in one query (look-ups of many transfers at once). */
+export async function findEnquiriesBySession(
   db: Queryable,
-  match: {
-    clientId: string;
-    sessionId: string;
-    bankCode: string;
-    accountNumber: string;
-    now: Date;
-  },
-): Promise<NameEnquiry | undefined> {
+  sessionIds: readonly string[],
+): Promise<Map<string, NameEnquiry>> {
   const rows = await db.query<{
     session_id: string;
     client_id: string;
@@ -52,16 +46,11 @@ export async function findUsableEnquiry(
     bank_verification_number: string | null;
     created_at: Date;
     expires_at: Date;
-  }>(
-    `SELECT * FROM name_enquiries
-      WHERE session_id = $1 AND client_id = $2 AND bank_code = $3 AND account_number = $4
-        AND expires_at > $5`,
-    [match.sessionId, match.clientId, match.bankCode, match.accountNumber, match.now],
-  );
-  const found = rows[0];
-  return found === undefined
-    ? undefined
-    : {
+  }>('SELECT * FROM name_enquiries WHERE session_id = ANY($1)', [sessionIds]);
+  return new Map(
+    rows.map((found) => [
+      found.session_id,
+      {
         sessionId: found.session_id,
         clientId: found.client_id,
         bankCode: found.bank_code,
@@ -71,5 +60,24 @@ export async function findUsableEnquiry(
         bankVerificationNumber: found.bank_verification_number,
         createdAt: found.created_at,
         expiresAt: found.expires_at,
-      };
+      },
+    ]),
+  );
+}
+
+/**
+ * The enquiry a new transfer may quote: the caller's own, of this very account, and fresh.
+ * Anything else is as good as none (NAME_ENQUIRY_INVALID), whoever's it is.
+ */
+export function usableEnquiry(
+  enquiry: NameEnquiry | undefined,
+  match: { clientId: string; bankCode: string; accountNumber: string; now: Date },
+): NameEnquiry | undefined {
+  return enquiry !== undefined &&
+    enquiry.clientId === match.clientId &&
+    enquiry.bankCode === match.bankCode &&
+    enquiry.accountNumber === match.accountNumber &&
+    enquiry.expiresAt.getTime() > match.now.getTime()
+    ? enquiry
+    : undefined;
 }

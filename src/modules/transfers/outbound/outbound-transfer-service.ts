@@ -19,6 +19,8 @@ import {
   type TransferRecord,
 } from '../transfer-repository.ts';
 import {
+  lookUpPlacements,
+  type PlacementLookup,
   type PreparedPlacement,
   preparePlacement,
   refusalError,
@@ -59,6 +61,15 @@ export function createOutboundTransferService(deps: OutboundTransferServiceDeps)
     run: commitPlacements,
   });
 
+  /** Their look-ups are batched alike: two queries for every request that arrives together. */
+  const lookups = createGroupCommit<TransferRequest, PlacementLookup>({
+    ...deps.batches,
+    run: async (bodies) => {
+      const found = await lookUpPlacements(deps.db, deps.institutionCode, bodies);
+      return bodies.map(() => found);
+    },
+  });
+
   /** Rail answers are group-committed the same way, one call per batch of settlements. */
   const settlements = createGroupCommit<PreparedSettlement, AppliedResult>({
     ...deps.batches,
@@ -76,12 +87,16 @@ export function createOutboundTransferService(deps: OutboundTransferServiceDeps)
     body: TransferRequest,
     idempotencyKey?: string,
   ): Promise<TransferRecord> {
-    const prepared = await preparePlacement(deps.db, deps, {
-      principal,
-      body,
-      requestHash: fingerprint(body),
-      ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
-    });
+    const prepared = preparePlacement(
+      deps,
+      {
+        principal,
+        body,
+        requestHash: fingerprint(body),
+        ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+      },
+      await lookups.submit(body),
+    );
     const result = await placements.submit(prepared);
     if (result.kind === 'refused') {
       throw refusalError(result);

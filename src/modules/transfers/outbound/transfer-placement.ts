@@ -13,7 +13,11 @@ import { outboxEventsJson } from '../../../webhooks/outbox.ts';
 import { type Account, findAccountsByNumber, requireActive } from '../../accounts/index.ts';
 import type { BeneficiaryService } from '../../beneficiaries/index.ts';
 import { intraBankEvents, intraBankJournal } from '../intra-bank/intra-bank-posting.ts';
-import { findUsableEnquiry, type NameEnquiry } from '../name-enquiry/name-enquiry-repository.ts';
+import {
+  findEnquiriesBySession,
+  type NameEnquiry,
+  usableEnquiry,
+} from '../name-enquiry/name-enquiry-repository.ts';
 import { buildInwardTwin, buildOutward } from '../transfer-builder.ts';
 import type { PlacementResult, TransferRecord } from '../transfer-repository.ts';
 import { transferRowJson } from '../transfer-repository.ts';
@@ -49,18 +53,47 @@ export interface PreparedPlacement {
   readonly credited: Account | undefined;
 }
 
+/** What preparing placements reads: their accounts by number, their enquiries by session. */
+export interface PlacementLookup {
+  readonly accounts: ReadonlyMap<string, Account>;
+  readonly enquiries: ReadonlyMap<string, NameEnquiry>;
+}
+
+/**
+ * The reads of many placements at once, no lock taken: one query for every account they name
+ * and one for every name enquiry they quote, side by side. The service batches its requests'
+ * look-ups through this, as it batches their placement.
+ */
+export async function lookUpPlacements(
+  db: Queryable,
+  institutionCode: string,
+  bodies: readonly TransferRequest[],
+): Promise<PlacementLookup> {
+  const numbers = new Set<string>();
+  for (const body of bodies) {
+    numbers.add(body.debitAccountNumber);
+    if (body.beneficiaryBankCode === institutionCode) {
+      numbers.add(body.beneficiaryAccountNumber);
+    }
+  }
+  const [accounts, enquiries] = await Promise.all([
+    findAccountsByNumber(db, [...numbers]),
+    findEnquiriesBySession(db, [...new Set(bodies.map((body) => body.nameEnquiryReference))]),
+  ]);
+  return { accounts, enquiries };
+}
+
 /** Idempotency-Key claims of transfers live under this scope. */
 const IDEMPOTENCY_SCOPE = 'transfers';
 
 /**
- * The first step of placing a transfer, with no lock taken: reads the accounts and the name
- * enquiry (two queries, side by side) and builds the placement. An account that is not the
+ * The first step of placing a transfer, with no lock taken: from what was read
+ * (lookUpPlacements), builds the placement. An account that is not the
  * caller's, or not Active, is refused here; every other refusal waits for the call, because a
  * request that repeats an earlier one (same Idempotency-Key or paymentReference) must replay it
  * whatever else is now wrong with it.
  */
-export async function preparePlacement(
-  db: Queryable,
+export function preparePlacement(
   deps: PlacementDeps,
   request: {
     principal: Principal;
@@ -68,25 +101,18 @@ export async function preparePlacement(
     requestHash: string;
     idempotencyKey?: string;
   },
-): Promise<PreparedPlacement> {
+  found: PlacementLookup,
+): PreparedPlacement {
   const { principal, body } = request;
   const now = deps.clock.now();
   const intraBank = body.beneficiaryBankCode === deps.institutionCode;
-  const [accounts, enquiry] = await Promise.all([
-    findAccountsByNumber(
-      db,
-      intraBank
-        ? [body.debitAccountNumber, body.beneficiaryAccountNumber]
-        : [body.debitAccountNumber],
-    ),
-    findUsableEnquiry(db, {
-      clientId: principal.clientId,
-      sessionId: body.nameEnquiryReference,
-      bankCode: body.beneficiaryBankCode,
-      accountNumber: body.beneficiaryAccountNumber,
-      now,
-    }),
-  ]);
+  const { accounts } = found;
+  const enquiry = usableEnquiry(found.enquiries.get(body.nameEnquiryReference), {
+    clientId: principal.clientId,
+    bankCode: body.beneficiaryBankCode,
+    accountNumber: body.beneficiaryAccountNumber,
+    now,
+  });
   const debitAccount = requireActive(accounts.get(body.debitAccountNumber), principal);
   const credited = intraBank ? accounts.get(body.beneficiaryAccountNumber) : undefined;
   const transferId = newObjectId(deps.clock);
