@@ -37,7 +37,7 @@ import type { BenchOptions } from './options.ts';
 import { row } from './report.ts';
 import type { ServerProcess } from './server-process.ts';
 import { median, ratio } from './stats.ts';
-import { inParallel, runPostLoad } from './transfer-load.ts';
+import { inParallel, type PostLoadResult, runPostLoad } from './transfer-load.ts';
 
 /** The server's institution code (run.ts sets INSTITUTION_CODE to it): intra-bank transfers. */
 export const BENCH_INSTITUTION_CODE = '999240';
@@ -463,16 +463,7 @@ class ScenarioRunner {
       },
       isComplete: (body) => body.includes('"status":"Completed"'),
     });
-    return {
-      operations: result.requests,
-      ok: result.ok,
-      completed: result.completed,
-      failures: result.failures,
-      elapsedSeconds: result.elapsedSeconds,
-      rate: result.completedPerSecond,
-      p50Ms: result.p50Ms,
-      p99Ms: result.p99Ms,
-    };
+    return measuredHttp(result);
   }
 
   /**
@@ -498,16 +489,7 @@ class ScenarioRunner {
       }),
       isComplete: (body) => body.includes('"status":"Completed"'),
     });
-    return {
-      operations: result.requests,
-      ok: result.ok,
-      completed: result.completed,
-      failures: result.failures,
-      elapsedSeconds: result.elapsedSeconds,
-      rate: result.completedPerSecond,
-      p50Ms: result.p50Ms,
-      p99Ms: result.p99Ms,
-    };
+    return measuredHttp(result);
   }
 
   private enquiry(bankCode: string, accountNumber: string): string {
@@ -517,6 +499,20 @@ class ScenarioRunner {
     }
     return sessionId;
   }
+}
+
+/** An HTTP run's figures as every scenario reports them: Completed answers per second. */
+function measuredHttp(result: PostLoadResult) {
+  return {
+    operations: result.requests,
+    ok: result.ok,
+    completed: result.completed,
+    failures: result.failures,
+    elapsedSeconds: result.elapsedSeconds,
+    rate: result.completedPerSecond,
+    p50Ms: result.p50Ms,
+    p99Ms: result.p99Ms,
+  };
 }
 
 /** A lane's own accounts: lane, lane + lanes, lane + 2 lanes, ...: no two lanes share one. */

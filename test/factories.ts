@@ -112,6 +112,17 @@ export async function sandboxCredit(app: FastifyInstance, accountNumber: string,
 
 type Headers = Record<string, string>;
 
+/** The balance of one of the caller's accounts, by number, as GET /accounts lists it. */
+export async function accountBalance(
+  app: FastifyInstance,
+  headers: Headers,
+  accountNumber: string,
+) {
+  const listed = await app.inject({ method: 'GET', url: '/accounts', headers });
+  const accounts = listed.json().data as { accountNumber: string; accountBalance: number }[];
+  return accounts.find((account) => account.accountNumber === accountNumber)?.accountBalance;
+}
+
 /** The published account object, with its balances (GET /accounts/:id). */
 export async function getAccount(app: FastifyInstance, headers: Headers, accountId: string) {
   const response = await app.inject({ method: 'GET', url: `/accounts/${accountId}`, headers });

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { nameEnquiry, sandboxCredit, signedInClient } from '../../../../test/factories.ts';
+import {
+  accountBalance,
+  nameEnquiry,
+  sandboxCredit,
+  signedInClient,
+} from '../../../../test/factories.ts';
 import { buildTestApp, type TestApp } from '../../../../test/harness.ts';
 
 /**
@@ -25,11 +30,7 @@ describe('transfer placement: group commit', () => {
       payload,
     });
 
-  async function balance() {
-    const listed = await testApp.app.inject({ method: 'GET', url: '/accounts', headers });
-    const accounts = listed.json().data as { accountNumber: string; accountBalance: number }[];
-    return accounts.find((account) => account.accountNumber === debitAccountNumber)?.accountBalance;
-  }
+  const balance = () => accountBalance(testApp.app, headers, debitAccountNumber);
 
   before(async () => {
     testApp = await buildTestApp();

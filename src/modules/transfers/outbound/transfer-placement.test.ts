@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { sandboxCredit, signedInClient } from '../../../../test/factories.ts';
+import { accountBalance, sandboxCredit, signedInClient } from '../../../../test/factories.ts';
 import { buildTestApp, type TestApp } from '../../../../test/harness.ts';
 
 /** How a repeated request is recognised: by Idempotency-Key, by paymentReference, or both. */
@@ -28,11 +28,7 @@ describe('transfer placement: replays', () => {
     };
   }
 
-  async function balance() {
-    const listed = await testApp.app.inject({ method: 'GET', url: '/accounts', headers });
-    const accounts = listed.json().data as { accountNumber: string; accountBalance: number }[];
-    return accounts.find((account) => account.accountNumber === debitAccountNumber)?.accountBalance;
-  }
+  const balance = () => accountBalance(testApp.app, headers, debitAccountNumber);
 
   before(async () => {
     testApp = await buildTestApp();
