@@ -261,7 +261,7 @@ BEGIN
   RETURN jsonb_build_object('kind', 'replay', 'transferId', p_earlier_id);
 END $$;
 
--- Transfers: one item of a batch (see place_transfers), in the caller's subtransaction.
+-- Transfers: one item of a batch (see apply_transfer_batch), in the caller's subtransaction.
 CREATE FUNCTION transfer_place_one(p_item jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -327,7 +327,7 @@ BEGIN
     INSERT INTO transfers SELECT * FROM jsonb_populate_record(NULL::transfers, p_item->'inward');
   END IF;
   -- 6. The money: posted (intra-bank) or held (NIP). Insufficient funds (OIB01) refuse the item
-  --    (place_transfers catches it: a block here would cost a second subtransaction per item).
+  --    (apply_transfer_batch catches it: a block here would cost a second subtransaction per item).
   IF v_journal IS NOT NULL THEN
     PERFORM ledger_post_json(v_journal);
   END IF;
@@ -356,13 +356,15 @@ BEGIN
   RETURN jsonb_build_object('kind', 'placed');
 END $$;
 
--- Transfers: a batch of placements in one call. Every account the batch will touch is locked
+-- Transfers: a batch in one call: placements ('place', below), NIP settlements ('settle') and
+-- inbound credits ('receive', migration 0015). Every account the batch will touch is locked
 -- first, once, in one global order (ledger_lock_batch), so batches from any number of server
 -- processes cannot deadlock on accounts. Each item runs in its own subtransaction: a refusal
 -- (or a debit beyond the funds, OIB01) rolls back that item alone and answers
--- {kind: refused, code, message}. One subtransaction per item: keep batches within the 64 that
--- PostgreSQL tracks per transaction without overflowing.
-CREATE FUNCTION place_transfers(p_items jsonb) RETURNS jsonb
+-- {kind: refused, code, message}; any other failure of an item answers {kind: failed}; a
+-- deadlock fails the batch, which the caller retries whole. One subtransaction per item: keep
+-- batches within the 64 that PostgreSQL tracks per transaction without overflowing.
+CREATE FUNCTION apply_transfer_batch(p_kind text, p_items jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
   v_item jsonb;
@@ -375,7 +377,11 @@ BEGIN
       FROM jsonb_array_elements(p_items) AS item));
   FOR v_item IN SELECT * FROM jsonb_array_elements(p_items) LOOP
     BEGIN
-      v_results := v_results || jsonb_build_array(transfer_place_one(v_item));
+      v_results := v_results || jsonb_build_array(CASE p_kind
+        WHEN 'place' THEN transfer_place_one(v_item)
+        WHEN 'settle' THEN transfer_settle_one(v_item)
+        WHEN 'receive' THEN transfer_receive_one(v_item)
+      END);
     EXCEPTION WHEN SQLSTATE 'OTP01' THEN
       GET STACKED DIAGNOSTICS v_code = MESSAGE_TEXT, v_message = PG_EXCEPTION_DETAIL;
       v_results := v_results || jsonb_build_array(jsonb_build_object(
@@ -384,7 +390,6 @@ BEGIN
       v_results := v_results || jsonb_build_array(jsonb_build_object(
         'kind', 'refused', 'code', 'INSUFFICIENT_FUNDS', 'message', NULL));
     WHEN OTHERS THEN
-      -- A deadlock or serialization failure fails the batch, which is retried whole.
       IF SQLSTATE IN ('40P01', '40001') THEN
         RAISE;
       END IF;

@@ -1,6 +1,7 @@
 -- Settling NIP transfers and receiving inbound credits in one database call per batch, like
--- placement (0014): the service builds journals, rows and webhook payloads; these functions apply
--- them under the locks. Every account of a batch, the hot GL accounts included, is locked once,
+-- placement: apply_transfer_batch (0014) runs these as its 'settle' and 'receive' items. The
+-- service builds journals, rows and webhook payloads; these functions apply them under the
+-- locks. Every account of a batch, the hot GL accounts included, is locked once,
 -- up front, in one global order (ledger_lock_batch): a batch takes the GL accounts' locks once
 -- for all its items, and holds them for one call, not for a round trip per statement.
 
@@ -12,7 +13,6 @@ DECLARE
   v_transfer transfers%ROWTYPE;
   v_status text := p_item->>'status';
   v_at timestamptz := (p_item->>'at')::timestamptz;
-  v_daily jsonb := p_item->'daily';
   v_beneficiary jsonb := p_item->'beneficiary';
 BEGIN
   SELECT * INTO v_transfer FROM transfers WHERE id = p_item->>'transferId' FOR UPDATE;
@@ -22,12 +22,10 @@ BEGIN
   IF p_item ? 'journal' THEN
     PERFORM ledger_post_json(p_item->'journal');
   END IF;
-  IF p_item ? 'voidHoldId' THEN
-    PERFORM ledger_void_hold(p_item->>'voidHoldId', v_at);
-  END IF;
-  -- A failed transfer no longer counts towards its day's limit.
-  IF v_daily IS NOT NULL THEN
-    UPDATE daily_outbound_totals SET total_kobo = total_kobo - (v_daily->>'amount')::bigint
+  -- A failure voids the hold, and the transfer no longer counts towards its day's limit.
+  IF v_status = 'Failed' THEN
+    PERFORM ledger_void_hold(v_transfer.hold_id, v_at);
+    UPDATE daily_outbound_totals SET total_kobo = total_kobo - v_transfer.amount_kobo
      WHERE account_id = v_transfer.account_id
        AND day = (v_transfer.created_at AT TIME ZONE 'UTC')::date;
   END IF;
@@ -63,32 +61,4 @@ BEGIN
   PERFORM ledger_post_json(p_item->'journal');
   PERFORM webhook_enqueue(p_item->'events', (p_item->>'at')::timestamptz);
   RETURN jsonb_build_object('kind', 'received');
-END $$;
-
--- Transfers: a batch of settlements ('settle') or inbound credits ('receive') in one call, each
--- item in its own subtransaction; an item that fails alone is answered 'failed', a deadlock
--- fails the batch (the caller retries it whole).
-CREATE FUNCTION apply_transfer_batch(p_kind text, p_items jsonb) RETURNS jsonb
-LANGUAGE plpgsql AS $$
-DECLARE
-  v_item jsonb;
-  v_results jsonb := '[]';
-BEGIN
-  PERFORM ledger_lock_batch(ARRAY(
-    SELECT jsonb_array_elements_text(item->'lockAccountIds')
-      FROM jsonb_array_elements(p_items) AS item));
-  FOR v_item IN SELECT * FROM jsonb_array_elements(p_items) LOOP
-    BEGIN
-      v_results := v_results || jsonb_build_array(CASE p_kind
-        WHEN 'settle' THEN transfer_settle_one(v_item)
-        WHEN 'receive' THEN transfer_receive_one(v_item)
-      END);
-    EXCEPTION WHEN OTHERS THEN
-      IF SQLSTATE IN ('40P01', '40001') THEN
-        RAISE;
-      END IF;
-      v_results := v_results || jsonb_build_array(transfer_item_failure(SQLSTATE, SQLERRM));
-    END;
-  END LOOP;
-  RETURN v_results;
 END $$;

@@ -136,32 +136,28 @@ export type AppliedResult =
   | ItemFailure;
 
 /**
- * Settles NIP transfers ('settle') or receives inbound credits ('receive') in one call per batch
- * (src/db/migrations/0015_transfer_settlement_and_credits.sql): one result per item, in order.
+ * A batch in one call (apply_transfer_batch, migrations 0014 and 0015): placements ('place'),
+ * NIP settlements ('settle') or inbound credits ('receive'); one result per item, in order.
+ * Outside a transaction the call is its own: it commits as it answers.
  */
 export async function applyTransferBatch(
   db: Queryable,
   kind: 'settle' | 'receive',
   items: readonly object[],
-): Promise<AppliedResult[]> {
-  const rows = await db.query<{ results: AppliedResult[] }>(
+): Promise<AppliedResult[]>;
+export async function applyTransferBatch(
+  db: Queryable,
+  kind: 'place',
+  items: readonly object[],
+): Promise<PlacementResult[]>;
+export async function applyTransferBatch(
+  db: Queryable,
+  kind: 'place' | 'settle' | 'receive',
+  items: readonly object[],
+): Promise<(PlacementResult | AppliedResult)[]> {
+  const rows = await db.query<{ results: (PlacementResult | AppliedResult)[] }>(
     'SELECT apply_transfer_batch($1, $2::jsonb) AS results',
     [kind, JSON.stringify(items)],
-  );
-  return rows[0]?.results ?? [];
-}
-
-/**
- * Places a batch of transfers in one call (src/db/migrations/0014_transfer_placement.sql): one
- * result per item, in order. Outside a transaction the call is its own: it commits as it answers.
- */
-export async function placeTransfers(
-  db: Queryable,
-  items: readonly object[],
-): Promise<PlacementResult[]> {
-  const rows = await db.query<{ results: PlacementResult[] }>(
-    'SELECT place_transfers($1::jsonb) AS results',
-    [JSON.stringify(items)],
   );
   return rows[0]?.results ?? [];
 }

@@ -15,7 +15,6 @@ import {
   findTransferById,
   itemFailure,
   type PlacementResult,
-  placeTransfers,
   type TransferRecord,
 } from '../transfer-repository.ts';
 import {
@@ -118,8 +117,9 @@ export function createOutboundTransferService(deps: OutboundTransferServiceDeps)
     return commitWithSweeps(deps.db, deps, {
       credited: batch.map((placement) => placement.credited),
       call: (db) =>
-        placeTransfers(
+        applyTransferBatch(
           db,
+          'place',
           batch.map((placement) => placement.sql),
         ),
       landed: (result) => result.kind === 'placed',

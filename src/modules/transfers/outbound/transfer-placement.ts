@@ -43,7 +43,7 @@ export interface PlacementDeps {
 /**
  * A transfer request made ready for the placement call: everything built that can be built
  * before the locks (ids, rows, journal or hold, webhook payloads), and what the call must check
- * under them. `sql` is the item place_transfers takes (0014_transfer_placement.sql).
+ * under them. `sql` is the item apply_transfer_batch('place', …) takes (0014_transfer_placement.sql).
  */
 export interface PreparedPlacement {
   readonly sql: Readonly<Record<string, unknown>>;
@@ -187,7 +187,7 @@ export function preparePlacement(
         events: outboxEventsJson(intraBankEvents(sides)),
         daily,
         // An intra-bank transfer has succeeded already; a NIP one saves it when it settles.
-        ...(body.saveBeneficiary ? { beneficiary: beneficiaryJson(deps, enquiry) } : {}),
+        ...(body.saveBeneficiary ? { beneficiary: deps.beneficiaries.toSave(enquiry) } : {}),
       },
       transfer,
       credited,
@@ -255,17 +255,6 @@ function firstRefusal(
     return BENEFICIARY_INACTIVE;
   }
   return undefined;
-}
-
-function beneficiaryJson(deps: PlacementDeps, enquiry: NameEnquiry) {
-  const saved = deps.beneficiaries.toSave(enquiry);
-  return {
-    id: saved.id,
-    bankCode: saved.bankCode,
-    bankName: saved.bankName,
-    accountNumber: saved.accountNumber,
-    accountName: saved.accountName,
-  };
 }
 
 /** The general limits, lowered for an account below full KYC. */

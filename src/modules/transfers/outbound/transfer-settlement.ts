@@ -99,8 +99,6 @@ export function prepareSettlement(
     sql: {
       ...answer,
       lockAccountIds: [transfer.accountId],
-      voidHoldId: transfer.holdId,
-      daily: { amount: transfer.amountKobo.toString() },
       event,
     },
     settled,
