@@ -19,7 +19,7 @@ import { createPgDb } from '../src/db/pg-db.ts';
 import { createPgliteDb } from '../src/db/pglite-db.ts';
 import { GL_ACCOUNTS } from '../src/ledger/gl-accounts.ts';
 import * as ledger from '../src/ledger/ledger-service.ts';
-import { createInboundCreditService } from '../src/modules/transfers/index.ts';
+import { createInboundCreditService, NO_COLLECTIONS } from '../src/modules/transfers/index.ts';
 import { createServices } from '../src/services.ts';
 import { systemClock } from '../src/shared/clock.ts';
 import { newNipSessionId, newObjectId } from '../src/shared/ids.ts';
@@ -184,6 +184,7 @@ async function creditRate(db: Db, accountNumber: string, count: number) {
     stampDuty: { stampDutyKobo: 5000n, stampDutyThresholdKobo: 1_000_000n },
     settlementAccountId: GL_ACCOUNTS.sandboxExternalFloat,
     batches: groupCommitLimits(db.kind),
+    collections: NO_COLLECTIONS,
   });
   const started = performance.now();
   for (let index = 0; index < count; index += 1) {

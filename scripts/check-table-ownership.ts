@@ -18,6 +18,7 @@ const OWNERS: Record<string, readonly string[]> = {
   'src/modules/identity': ['identity_verifications'],
   'src/modules/transfers': ['transfers', 'name_enquiries', 'daily_outbound_totals'],
   'src/modules/beneficiaries': ['beneficiaries'],
+  'src/modules/virtual-accounts': ['virtual_accounts', 'virtual_account_payments'],
 };
 
 /** Views another folder publishes for everyone to read: the ledger's balances. */

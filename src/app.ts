@@ -22,7 +22,8 @@ import { serverTimeoutOptions } from './http/server-timeouts.ts';
 import { accountRoutes } from './modules/accounts/index.ts';
 import { beneficiaryRoutes } from './modules/beneficiaries/index.ts';
 import { identityRoutes } from './modules/identity/index.ts';
-import { transferRoutes } from './modules/transfers/index.ts';
+import { findBank, transferRoutes } from './modules/transfers/index.ts';
+import { virtualAccountRoutes } from './modules/virtual-accounts/index.ts';
 import { isNipSimulator } from './rails/nip/nip-simulator.ts';
 import type { Services } from './services.ts';
 import type { Clock } from './shared/clock.ts';
@@ -87,6 +88,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       transferService: services.transferService,
       maxAmountKobo: config.maxAmountKobo,
     });
+    await authenticated.register(virtualAccountRoutes, {
+      virtualAccountService: services.virtualAccountService,
+      virtualAccountConfig: config.virtualAccounts,
+      maxAmountKobo: config.maxAmountKobo,
+      viewContext: () => ({
+        institutionCode: config.institutionCode,
+        bankName: findBank(config.institutionCode, config.institutionCode)?.name ?? '',
+        now: deps.clock.now(),
+      }),
+    });
     await authenticated.register(beneficiaryRoutes, {
       beneficiaryService: services.beneficiaryService,
     });
@@ -99,6 +110,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     adminToken: deps.secrets.adminToken,
     clientService: services.clientService,
     inboundCredits: services.inboundCredits,
+    virtualAccountService: services.virtualAccountService,
     institutionCode: config.institutionCode,
     sandboxNetwork:
       config.ibsEnv === 'sandbox' && isNipSimulator(services.rail) ? services.rail : undefined,

@@ -23,6 +23,10 @@ import {
   createTransferService,
   findBank,
 } from './modules/transfers/index.ts';
+import {
+  createVirtualAccountCollections,
+  createVirtualAccountService,
+} from './modules/virtual-accounts/index.ts';
 import { createNipSimulator } from './rails/nip/nip-simulator.ts';
 import { createDatabaseSessionStore } from './rails/nip/simulator-sessions.ts';
 import type { Rail } from './rails/rail.ts';
@@ -95,6 +99,12 @@ export function createServices(deps: ServiceDeps) {
   });
   // The money path group-commits placements, settlements and inbound credits.
   const batches = groupCommitLimits(db.kind);
+  // Virtual accounts are paid through the transfers module, which finds them through this port.
+  const collections = createVirtualAccountCollections({
+    clock,
+    config: config.virtualAccounts,
+    vatBasisPoints: config.transfers.vatBasisPoints,
+  });
   const inboundCredits = createInboundCreditService({
     db,
     clock,
@@ -103,6 +113,7 @@ export function createServices(deps: ServiceDeps) {
     settlementAccountId:
       config.ibsEnv === 'sandbox' ? GL_ACCOUNTS.sandboxExternalFloat : GL_ACCOUNTS.nipSettlement,
     batches,
+    collections,
   });
   // Credits other banks send arrive through the rail, whichever rail it is.
   rail.onInboundCredit((credit) => inboundCredits.receive(credit));
@@ -113,6 +124,7 @@ export function createServices(deps: ServiceDeps) {
     banks,
     institutionCode: config.institutionCode,
     ttlSeconds: config.transfers.nameEnquiryTtlSeconds,
+    collections,
   });
   const outboundTransfers = createOutboundTransferService({
     db,
@@ -122,6 +134,15 @@ export function createServices(deps: ServiceDeps) {
     config: config.transfers,
     beneficiaries: beneficiaryService,
     batches,
+    collections,
+  });
+  const virtualAccountService = createVirtualAccountService({
+    db,
+    clock,
+    institutionCode: config.institutionCode,
+    config: config.virtualAccounts,
+    callbackPolicy: destinationPolicy(config),
+    webhookUrlOf: async (clientId) => (await webhookService.getSettings(clientId)).url,
   });
   const transferService = createTransferService({ db, outbound: outboundTransfers });
   const identityService = createIdentityService({
@@ -154,6 +175,7 @@ export function createServices(deps: ServiceDeps) {
     outboundTransfers,
     transferService,
     inboundCredits,
+    virtualAccountService,
     rail,
   };
 }

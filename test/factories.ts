@@ -287,3 +287,62 @@ export async function creditWebhookEvent(
   }
   return delivery as { _id: string; status: string; payload: unknown };
 }
+
+let virtualAccountReference = 0;
+
+/** The body of a Fixed virtual account settling to `settlementAccountNumber`. */
+export function virtualAccountBody(
+  settlementAccountNumber: string,
+  extra: Record<string, unknown> = {},
+) {
+  return {
+    validFor: 900,
+    callbackUrl: 'https://merchant.example.com/hooks/va',
+    settlementAccount: { bankCode: '999240', accountNumber: settlementAccountNumber },
+    amountControl: 'Fixed',
+    amount: 2500,
+    externalReference: `VA-${++virtualAccountReference}`,
+    ...extra,
+  };
+}
+
+/** POST /virtual-accounts; throws unless it answers 200. */
+export async function createVirtualAccount(
+  app: FastifyInstance,
+  headers: Headers,
+  settlementAccountNumber: string,
+  extra: Record<string, unknown> = {},
+) {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/virtual-accounts',
+    headers,
+    payload: virtualAccountBody(settlementAccountNumber, extra),
+  });
+  if (response.statusCode !== 200) {
+    throw new Error(`virtual account creation failed: ${response.body}`);
+  }
+  return response.json().data as {
+    _id: string;
+    accountNumber: string;
+    accountName: string;
+    status: string;
+    expiryDate: string;
+    externalReference: string | null;
+  };
+}
+
+/** A payment into a virtual account from another bank (sandbox NIP); answers the response. */
+export function payVirtualAccount(
+  app: FastifyInstance,
+  accountNumber: string,
+  amount: number,
+  extra: Record<string, unknown> = {},
+) {
+  return app.inject({
+    method: 'POST',
+    url: '/admin/sandbox/virtual-account-payments',
+    headers: adminHeaders,
+    payload: { accountNumber, amount, ...extra },
+  });
+}

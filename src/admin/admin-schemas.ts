@@ -32,6 +32,22 @@ export const AppSchema = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
 });
 
+export const SandboxVirtualAccountPaymentBody = Type.Object({
+  accountNumber: Type.String({ pattern: '^[0-9]{10}$', description: 'The virtual account.' }),
+  amount: Type.Number({ description: 'Naira, at most two decimals.' }),
+  narration: Type.Optional(Type.String({ maxLength: 100 })),
+  payerName: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  payerAccountNumber: Type.Optional(Type.String({ pattern: '^[0-9]{10}$' })),
+  payerBankCode: Type.Optional(Type.String({ pattern: '^[0-9]{6}$' })),
+  scenario: Type.Optional(
+    Type.Enum(['onTime', 'afterExpiry', 'duplicateSession'], {
+      description:
+        'onTime (default); afterExpiry: received a second after the account expired; ' +
+        'duplicateSession: delivered twice under one session id.',
+    }),
+  ),
+});
+
 export const SandboxCreditBody = Type.Object({
   accountNumber: Type.String({ pattern: '^[0-9]{10}$' }),
   amount: Type.Number({ description: 'Naira, at most two decimals.' }),

@@ -29,6 +29,8 @@ export function createCliContext(argv: string[], env: NodeJS.ProcessEnv): CliCon
       account: { type: 'string' },
       amount: { type: 'string' },
       narration: { type: 'string' },
+      'payer-bank': { type: 'string' },
+      scenario: { type: 'string' },
       status: { type: 'string' },
       event: { type: 'string' },
       since: { type: 'string' },

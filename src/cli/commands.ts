@@ -152,4 +152,18 @@ export const COMMANDS: Record<string, { usage: string; run: Command }> = {
           : { narration: context.options.narration }),
       }),
   },
+  'sandbox:pay-virtual-account': {
+    usage:
+      'sandbox:pay-virtual-account --account NUMBER --amount NAIRA [--payer-bank CODE] ' +
+      '[--scenario onTime|afterExpiry|duplicateSession]   pay a virtual account from another bank',
+    run: (context) => {
+      const { options } = context;
+      return call(context, 'POST', '/admin/sandbox/virtual-account-payments', {
+        accountNumber: required(context, 'account'),
+        amount: Number(required(context, 'amount')),
+        ...(options['payer-bank'] === undefined ? {} : { payerBankCode: options['payer-bank'] }),
+        ...(options.scenario === undefined ? {} : { scenario: options.scenario }),
+      });
+    },
+  },
 };

@@ -8,6 +8,7 @@ import {
 } from './env-reader.ts';
 import { type IdentityConfig, readIdentityConfig } from './identity-config.ts';
 import { type KycLimits, readKycLimits } from './kyc-limits.ts';
+import { readVirtualAccountConfig, type VirtualAccountConfig } from './virtual-account-config.ts';
 
 export type IbsEnvironment = 'sandbox' | 'production';
 
@@ -41,6 +42,7 @@ export interface Config {
   readonly webhooks: WebhookConfig;
   readonly transfers: TransferConfig;
   readonly identity: IdentityConfig;
+  readonly virtualAccounts: VirtualAccountConfig;
 }
 
 export interface FeeTier {
@@ -172,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhooks: readWebhookConfig(read, production),
     transfers: readTransferConfig(read),
     identity: readIdentityConfig(read),
+    virtualAccounts: readVirtualAccountConfig(read),
   };
   if (production && config.databaseUrl === undefined) {
     read.problems.push('production runs on PostgreSQL only: set DATABASE_URL');

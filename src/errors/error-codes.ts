@@ -15,6 +15,14 @@ export const ERROR_CODES = {
     httpStatus: 400,
     message: 'The name enquiry reference is invalid, expired or for another account.',
   },
+  VIRTUAL_ACCOUNT_CLOSED: {
+    httpStatus: 400,
+    message: 'The virtual account does not take payments any more.',
+  },
+  VIRTUAL_ACCOUNT_AMOUNT_REFUSED: {
+    httpStatus: 400,
+    message: 'The amount does not match what the virtual account takes.',
+  },
   SAME_ACCOUNT: { httpStatus: 400, message: 'An account cannot transfer to itself.' },
   IDENTITY_NOT_FOUND: { httpStatus: 400, message: 'No identity was found for this number.' },
   IDENTITY_MISMATCH: {

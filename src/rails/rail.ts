@@ -27,6 +27,11 @@ export interface InboundCreditRequest {
   readonly beneficiaryAccountNumber: string;
   readonly originator: Party;
   readonly narration: string;
+  /**
+   * When the network delivered it, if not now (a credit replayed from a queue after a delay):
+   * what a time-bound account's expiry is judged by.
+   */
+  readonly receivedAt?: Date;
 }
 
 export type InboundCreditHandler = (credit: InboundCreditRequest) => Promise<unknown>;

@@ -2,10 +2,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requireAdminToken } from '../../http/plugins/admin-auth.ts';
 import { type ClientRoutesOptions, clientRoutes } from './clients.ts';
 import { type SandboxCreditRouteOptions, sandboxCreditRoute } from './sandbox-credits.ts';
+import {
+  type SandboxVirtualAccountPaymentRouteOptions,
+  sandboxVirtualAccountPaymentRoute,
+} from './sandbox-virtual-account-payments.ts';
 import { type AdminWebhookRoutesOptions, adminWebhookRoutes } from './webhooks.ts';
 
 export type AdminRoutesOptions = { readonly adminToken: string } & ClientRoutesOptions &
   SandboxCreditRouteOptions &
+  SandboxVirtualAccountPaymentRouteOptions &
   AdminWebhookRoutesOptions;
 
 /** Operator API under /admin, authenticated by the admin token. */
@@ -13,5 +18,6 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
   requireAdminToken(app, options.adminToken);
   await app.register(clientRoutes, options);
   await app.register(sandboxCreditRoute, options);
+  await app.register(sandboxVirtualAccountPaymentRoute, options);
   await app.register(adminWebhookRoutes, options);
 };

@@ -5,13 +5,13 @@ import type { DateRange } from '../../http/date-range.ts';
 import * as ledger from '../../ledger/ledger-service.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { isObjectId, newObjectId } from '../../shared/ids.ts';
-import { nubanFromSerial } from '../../shared/nuban.ts';
 import {
   type Account,
   type AccountType,
   DEFAULT_NOTIFICATION_SETTINGS,
   type NotificationSettings,
 } from './account.ts';
+import { newAccountNumber } from './account-numbers.ts';
 import type { NewSubAccount } from './account-repository.ts';
 import * as accountRepository from './account-repository.ts';
 import type { ClientNames } from './ports.ts';
@@ -45,12 +45,12 @@ export function createAccountService(deps: AccountServiceDeps) {
   async function openAccount(tx: Queryable, request: OpenAccountRequest): Promise<string> {
     const id = newObjectId(deps.clock);
     const now = deps.clock.now();
-    const serial = await accountRepository.nextAccountSerial(tx);
+    const accountNumber = await newAccountNumber(tx, deps.institutionCode);
     await ledger.openAccount(tx, { id, name: request.accountName, createdAt: now });
     const inserted = await accountRepository.insertAccount(tx, {
       id,
       clientId: request.clientId,
-      accountNumber: nubanFromSerial(deps.institutionCode, serial),
+      accountNumber,
       accountName: request.accountName,
       accountType: request.accountType,
       isSubAccount: request.isSubAccount,

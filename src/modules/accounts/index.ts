@@ -9,6 +9,7 @@ export {
   findSweepDestination,
   requireActive,
 } from './account-checks.ts';
+export { newAccountNumber } from './account-numbers.ts';
 export {
   findAccountByNumber,
   findAccountsByNumber,

@@ -3,6 +3,11 @@
  * (intra-bank and NIP), credits other banks send, status queries and history.
  */
 export {
+  type CollectionAccount,
+  type Collections,
+  NO_COLLECTIONS,
+} from './collections.ts';
+export {
   createInboundCreditService,
   type InboundCreditService,
 } from './inbound/inbound-credit-service.ts';
@@ -11,5 +16,7 @@ export { createNameEnquiryService } from './name-enquiry/name-enquiry-service.ts
 export { createOutboundTransferService } from './outbound/outbound-transfer-service.ts';
 export { createStatusQueryWorker } from './outbound/status-query-worker.ts';
 export { transferRoutes } from './routes/index.ts';
+export type { Transfer } from './transfer.ts';
+export { findTransfersByIds } from './transfer-repository.ts';
 export { createTransferService } from './transfer-service.ts';
 export { transferView } from './transfer-view.ts';

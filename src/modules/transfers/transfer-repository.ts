@@ -133,6 +133,7 @@ export type PlacementResult =
 /** What settling a rail answer, or receiving an inbound credit, came to. */
 export type AppliedResult =
   | { readonly kind: 'settled' | 'unchanged' | 'received' | 'duplicate' }
+  | { readonly kind: 'refused'; readonly code: string; readonly message: string | null }
   | ItemFailure;
 
 /**
@@ -285,6 +286,16 @@ export async function findTransferById(
     [transferId],
   );
   return rows[0] === undefined ? undefined : toTransferRecord(rows[0]);
+}
+
+/** Transfers by id, in the order asked for (missing ones left out). */
+export async function findTransfersByIds(
+  db: Queryable,
+  ids: readonly string[],
+): Promise<TransferRecord[]> {
+  const rows = await db.query<TransferRow>(`${SELECT_TRANSFER} WHERE id = ANY($1)`, [ids]);
+  const byId = new Map(rows.map((row) => [row.id, toTransferRecord(row)]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /** The credit another bank sent under this session id, if it arrived. */

@@ -75,6 +75,10 @@ export interface SimulatedInboundCredit {
   readonly amountKobo: Kobo;
   readonly originator: Omit<Party, 'kycLevel'>;
   readonly narration?: string;
+  /** Resend a session the network sent before (a duplicate delivery). */
+  readonly sessionId?: string;
+  /** When the network received it, if it is delivered late. */
+  readonly receivedAt?: Date;
 }
 
 const BANK_CODE = /^\d{6}$/;
@@ -112,7 +116,11 @@ export function createNipSimulator(options: NipSimulatorOptions): NipSimulator {
     async sendInboundCredit(credit) {
       invariant(inboundHandler !== undefined, 'no inbound credit handler is registered');
       invariant(BANK_CODE.test(credit.originator.bankCode), 'the sending bank code has 6 digits');
-      const sessionId = newNipSessionId(credit.originator.bankCode, clock);
+      invariant(
+        credit.sessionId === undefined || SESSION_ID.test(credit.sessionId),
+        'a resent session id has 30 digits',
+      );
+      const sessionId = credit.sessionId ?? newNipSessionId(credit.originator.bankCode, clock);
       await inboundHandler({
         sessionId,
         nameEnquiryReference: newNipSessionId(credit.originator.bankCode, clock),
@@ -120,6 +128,7 @@ export function createNipSimulator(options: NipSimulatorOptions): NipSimulator {
         beneficiaryAccountNumber: credit.beneficiaryAccountNumber,
         originator: { ...credit.originator, kycLevel: '1' },
         narration: credit.narration ?? `Transfer from ${credit.originator.accountName}`,
+        ...(credit.receivedAt === undefined ? {} : { receivedAt: credit.receivedAt }),
       });
       return { sessionId };
     },

@@ -1,5 +1,7 @@
 import type { Db } from '../../../db/db.ts';
 import { createGroupCommit, type GroupCommitLimits } from '../../../db/group-commit.ts';
+import { AppError } from '../../../errors/app-error.ts';
+import type { ErrorCode } from '../../../errors/error-codes.ts';
 import { chargePostings, type StampDutyPolicy, stampDutyOn } from '../../../ledger/charges.ts';
 import type { Posting } from '../../../ledger/journal.ts';
 import { journalJson } from '../../../ledger/ledger-service.ts';
@@ -8,7 +10,13 @@ import type { Clock } from '../../../shared/clock.ts';
 import { newObjectId } from '../../../shared/ids.ts';
 import { invariant } from '../../../shared/invariant.ts';
 import { outboxEventsJson } from '../../../webhooks/outbox.ts';
-import { type Account, findActiveAccount } from '../../accounts/index.ts';
+import { type Account, findAccountByNumber, requireActive } from '../../accounts/index.ts';
+import {
+  asCollectionPayment,
+  type CollectionAccount,
+  type Collections,
+  collectionJson,
+} from '../collections.ts';
 import { commitWithSweeps } from '../intra-bank/auto-sweep.ts';
 import { NIP_APPROVED, type Transfer } from '../transfer.ts';
 import {
@@ -30,7 +38,15 @@ export interface InboundCreditDeps {
   readonly settlementAccountId: string;
   /** Group commit: the most credits per call, and calls in flight at once. */
   readonly batches: GroupCommitLimits;
+  /** Numbers of ours that collect for an account (virtual accounts). */
+  readonly collections: Collections;
 }
+
+/** The NIP answer a sending bank gets for a credit we refuse, by our refusal code. */
+const NIP_REFUSALS: Readonly<Record<string, { code: string; message: string }>> = {
+  VIRTUAL_ACCOUNT_CLOSED: { code: '07', message: 'Invalid Account' },
+  VIRTUAL_ACCOUNT_AMOUNT_REFUSED: { code: '13', message: 'Invalid Amount' },
+};
 
 /** A credit ready for the call (apply_transfer_batch 'receive', migration 0015). */
 interface PreparedCredit {
@@ -42,7 +58,9 @@ interface PreparedCredit {
  * A credit from another bank over NIP: one transfer row and one journal. The sender's session id
  * is unique, so a resent credit answers the first one and moves nothing. Credits that arrive
  * together are group-committed, one database call per batch (like placements); the hot GL
- * settlement account is locked once per batch.
+ * settlement account is locked once per batch. A credit to a collection account (a virtual
+ * account) lands on its settlement account, less the collection charges, if its owner accepts
+ * it in the same call; a refusal moves nothing and answers the sender with a NIP code.
  */
 export function createInboundCreditService(deps: InboundCreditDeps) {
   const credits = createGroupCommit<PreparedCredit, AppliedResult>({
@@ -61,36 +79,59 @@ export function createInboundCreditService(deps: InboundCreditDeps) {
   });
 
   async function receive(credit: InboundCreditRequest): Promise<Transfer> {
-    const account = await findActiveAccount(deps.db, credit.beneficiaryAccountNumber);
-    const transfer = buildTransfer(credit, account);
+    const { account, collection } = await creditedAccount(credit.beneficiaryAccountNumber);
+    const received = buildTransfer(credit, account);
+    const transfer =
+      collection === undefined
+        ? received
+        : asCollectionPayment(received, collection, received.stampDutyKobo);
     const journal = journalJson({
       id: newObjectId(deps.clock),
       kind: 'inbound_transfer',
-      narration: transfer.narration,
+      narration:
+        collection === undefined
+          ? transfer.narration
+          : `Virtual account ${collection.accountNumber} from ${transfer.debit.accountName}: ${transfer.narration}`,
       reference: transfer.paymentReference,
       transferId: transfer.id,
       createdAt: transfer.createdAt,
       postings: creditPostings(transfer),
     });
+    const event =
+      collection === undefined
+        ? {
+            clientId: transfer.clientId,
+            type: 'transfer' as const,
+            data: transferView(transfer),
+            callbackUrl: account.callbackUrl,
+          }
+        : collection.paymentEvent(transfer);
     const result = await credits.submit({
       account,
       sql: {
         at: transfer.createdAt.toISOString(),
         transfer: transferRowJson(transfer),
         journal,
-        lockAccountIds: journal.accountIds,
-        events: outboxEventsJson([
-          {
-            clientId: transfer.clientId,
-            type: 'transfer',
-            data: transferView(transfer),
-            callbackUrl: account.callbackUrl,
-          },
-        ]),
+        lockAccountIds: [
+          ...journal.accountIds,
+          ...(collection === undefined ? [] : [collection.id]),
+        ],
+        events: outboxEventsJson([event]),
+        ...(collection === undefined
+          ? {}
+          : {
+              collection: collectionJson(collection, {
+                ...transfer,
+                receivedAt: credit.receivedAt ?? transfer.createdAt,
+              }),
+            }),
       },
     });
     if (result.kind === 'failed') {
       throw itemFailure(result);
+    }
+    if (result.kind === 'refused') {
+      throw refusal(result.code, result.message);
     }
     if (result.kind === 'duplicate') {
       const earlier = await findInwardBySession(deps.db, credit.sessionId);
@@ -101,6 +142,23 @@ export function createInboundCreditService(deps: InboundCreditDeps) {
       return earlier;
     }
     return transfer;
+  }
+
+  /** The account a credit lands on: an account of ours, or a collection account's settlement. */
+  async function creditedAccount(
+    accountNumber: string,
+  ): Promise<{ account: Account; collection?: CollectionAccount }> {
+    const account = await findAccountByNumber(deps.db, accountNumber);
+    if (account !== undefined) {
+      return { account: requireActive(account) };
+    }
+    const collection = (await deps.collections.findByNumbers(deps.db, [accountNumber])).get(
+      accountNumber,
+    );
+    if (collection === undefined) {
+      return { account: requireActive(undefined) };
+    }
+    return { account: collection.settlementAccount, collection };
   }
 
   function buildTransfer(
@@ -158,13 +216,17 @@ export function createInboundCreditService(deps: InboundCreditDeps) {
     };
   }
 
-  /** Postings apply in order: the customer is credited before the stamp duty is taken. */
+  /** Postings apply in order: the customer is credited before any charge is taken. */
   function creditPostings(transfer: Transfer): Posting[] {
     return [
       { accountId: deps.settlementAccountId, amountKobo: -transfer.amountKobo },
       { accountId: transfer.accountId, amountKobo: transfer.amountKobo },
       ...chargePostings(transfer.accountId, {
+        feeKobo: transfer.feeKobo,
+        vatKobo: transfer.vatKobo,
         stampDutyKobo: transfer.stampDutyKobo,
+        feeNarration: `Collection fee on ${transfer.sessionId}`,
+        vatNarration: `VAT on collection fee on ${transfer.sessionId}`,
         stampDutyNarration: `Stamp duty on ${transfer.sessionId}`,
       }),
     ];
@@ -174,3 +236,12 @@ export function createInboundCreditService(deps: InboundCreditDeps) {
 }
 
 export type InboundCreditService = ReturnType<typeof createInboundCreditService>;
+
+/** A credit the call refused (only collection accounts refuse), with the NIP answer for the sender. */
+function refusal(code: string, message: string | null): AppError {
+  const nip = NIP_REFUSALS[code];
+  invariant(nip !== undefined, `an inbound credit was refused with an unknown code: ${code}`);
+  return new AppError(code as ErrorCode, message ?? undefined, {
+    details: [{ field: 'nip', message: `${nip.code} ${nip.message}` }],
+  });
+}

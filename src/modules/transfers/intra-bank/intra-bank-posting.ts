@@ -1,4 +1,5 @@
 import type { Queryable } from '../../../db/db.ts';
+import { chargePostings } from '../../../ledger/charges.ts';
 import type { Journal } from '../../../ledger/journal.ts';
 import * as ledger from '../../../ledger/ledger-service.ts';
 import type { Clock } from '../../../shared/clock.ts';
@@ -33,9 +34,24 @@ interface IntraBankParts {
   readonly beneficiary: Account;
 }
 
-/** The journal that moves an intra-bank transfer's money: the sender's debit, the credit. */
+/**
+ * The journal that moves an intra-bank transfer's money: the sender's debit, the credit, and the
+ * charges the recipient pays on it (only a collection account's payment has any).
+ */
 export function intraBankJournal(clock: Clock, parts: IntraBankParts): Journal {
-  const { outward, debitAccount, beneficiary } = parts;
+  const { outward, inward, debitAccount, beneficiary } = parts;
+  // A payment to a collection account (a virtual account) credits its settlement account: its
+  // statement line names the number paid and the payer.
+  const collected = inward.credit.accountNumber !== beneficiary.accountNumber;
+  const credit = {
+    accountId: beneficiary.id,
+    amountKobo: outward.amountKobo,
+    ...(collected
+      ? {
+          narration: `Virtual account ${inward.credit.accountNumber} from ${outward.debit.accountName}: ${outward.narration}`,
+        }
+      : {}),
+  };
   return {
     id: newObjectId(clock),
     kind: 'intra_transfer',
@@ -45,7 +61,13 @@ export function intraBankJournal(clock: Clock, parts: IntraBankParts): Journal {
     createdAt: outward.createdAt,
     postings: [
       { accountId: debitAccount.id, amountKobo: -outward.amountKobo },
-      { accountId: beneficiary.id, amountKobo: outward.amountKobo },
+      credit,
+      ...chargePostings(beneficiary.id, {
+        feeKobo: inward.feeKobo,
+        vatKobo: inward.vatKobo,
+        feeNarration: `Collection fee on ${inward.sessionId}`,
+        vatNarration: `VAT on collection fee on ${inward.sessionId}`,
+      }),
     ],
   };
 }

@@ -5,6 +5,7 @@ import type { Rail } from '../../../rails/rail.ts';
 import type { Clock } from '../../../shared/clock.ts';
 import { newNipSessionId } from '../../../shared/ids.ts';
 import { findAccountByNumber } from '../../accounts/index.ts';
+import type { Collections } from '../collections.ts';
 import { insertNameEnquiry, type NameEnquiry } from './name-enquiry-repository.ts';
 
 export interface BankLookup {
@@ -18,6 +19,8 @@ export interface NameEnquiryDeps {
   readonly banks: BankLookup;
   readonly institutionCode: string;
   readonly ttlSeconds: number;
+  /** Numbers of ours that collect for an account (virtual accounts). */
+  readonly collections: Collections;
 }
 
 /**
@@ -53,14 +56,26 @@ export function createNameEnquiryService(deps: NameEnquiryDeps) {
     return { ...enquiry, bankName: bank.name };
   }
 
+  /** One of our accounts, or a collection account that takes payments now (by its name). */
   async function lookUpOwnAccount(accountNumber: string) {
     const account = await findAccountByNumber(deps.db, accountNumber);
-    if (account === undefined || account.status === 'Closed') {
+    if (account !== undefined && account.status !== 'Closed') {
+      return {
+        accountName: account.accountName,
+        kycLevel: account.kycLevel,
+        bankVerificationNumber: null,
+      };
+    }
+    const collection =
+      account === undefined
+        ? (await deps.collections.findByNumbers(deps.db, [accountNumber])).get(accountNumber)
+        : undefined;
+    if (collection === undefined || !collection.payable) {
       throw new AppError('NAME_ENQUIRY_FAILED', 'Invalid account');
     }
     return {
-      accountName: account.accountName,
-      kycLevel: account.kycLevel,
+      accountName: collection.accountName,
+      kycLevel: collection.settlementAccount.kycLevel,
       bankVerificationNumber: null,
     };
   }

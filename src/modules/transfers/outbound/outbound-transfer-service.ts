@@ -7,6 +7,7 @@ import type { Rail, TransferOutcome } from '../../../rails/rail.ts';
 import type { Clock } from '../../../shared/clock.ts';
 import { invariant } from '../../../shared/invariant.ts';
 import type { BeneficiaryService } from '../../beneficiaries/index.ts';
+import type { Collections } from '../collections.ts';
 import { commitWithSweeps } from '../intra-bank/auto-sweep.ts';
 import type { Party } from '../transfer.ts';
 import {
@@ -36,6 +37,8 @@ export interface OutboundTransferServiceDeps {
   readonly beneficiaries: Pick<BeneficiaryService, 'toSave'>;
   /** Group commit: the most items per call, and calls in flight at once. */
   readonly batches: GroupCommitLimits;
+  /** Numbers of ours that collect for an account (virtual accounts). */
+  readonly collections: Collections;
 }
 
 /**
@@ -64,7 +67,7 @@ export function createOutboundTransferService(deps: OutboundTransferServiceDeps)
   const lookups = createGroupCommit<TransferRequest, PlacementLookup>({
     ...deps.batches,
     run: async (bodies) => {
-      const found = await lookUpPlacements(deps.db, deps.institutionCode, bodies);
+      const found = await lookUpPlacements(deps.db, deps, bodies);
       return bodies.map(() => found);
     },
   });

@@ -12,6 +12,12 @@ import type { Kobo } from '../../../shared/money.ts';
 import { outboxEventsJson } from '../../../webhooks/outbox.ts';
 import { type Account, findAccountsByNumber, requireActive } from '../../accounts/index.ts';
 import type { BeneficiaryService } from '../../beneficiaries/index.ts';
+import {
+  asCollectionPayment,
+  type CollectionAccount,
+  type Collections,
+  collectionJson,
+} from '../collections.ts';
 import { intraBankEvents, intraBankJournal } from '../intra-bank/intra-bank-posting.ts';
 import {
   findEnquiriesBySession,
@@ -53,9 +59,13 @@ export interface PreparedPlacement {
   readonly credited: Account | undefined;
 }
 
-/** What preparing placements reads: their accounts by number, their enquiries by session. */
+/**
+ * What preparing placements reads: their accounts by number, the collection accounts (virtual
+ * accounts) among the intra-bank beneficiaries that are not accounts, their enquiries by session.
+ */
 export interface PlacementLookup {
   readonly accounts: ReadonlyMap<string, Account>;
+  readonly collections: ReadonlyMap<string, CollectionAccount>;
   readonly enquiries: ReadonlyMap<string, NameEnquiry>;
 }
 
@@ -66,13 +76,13 @@ export interface PlacementLookup {
  */
 export async function lookUpPlacements(
   db: Queryable,
-  institutionCode: string,
+  lookup: { institutionCode: string; collections: Collections },
   bodies: readonly TransferRequest[],
 ): Promise<PlacementLookup> {
   const numbers = new Set<string>();
   for (const body of bodies) {
     numbers.add(body.debitAccountNumber);
-    if (body.beneficiaryBankCode === institutionCode) {
+    if (body.beneficiaryBankCode === lookup.institutionCode) {
       numbers.add(body.beneficiaryAccountNumber);
     }
   }
@@ -80,7 +90,11 @@ export async function lookUpPlacements(
     findAccountsByNumber(db, [...numbers]),
     findEnquiriesBySession(db, [...new Set(bodies.map((body) => body.nameEnquiryReference))]),
   ]);
-  return { accounts, enquiries };
+  // Only a number that is no account can be a collection account: most batches ask nothing.
+  const unknown = [...numbers].filter((number) => !accounts.has(number));
+  const collections =
+    unknown.length === 0 ? new Map() : await lookup.collections.findByNumbers(db, unknown);
+  return { accounts, collections, enquiries };
 }
 
 /** Idempotency-Key claims of transfers live under this scope. */
@@ -114,7 +128,11 @@ export function preparePlacement(
     now,
   });
   const debitAccount = requireActive(accounts.get(body.debitAccountNumber), principal);
-  const credited = intraBank ? accounts.get(body.beneficiaryAccountNumber) : undefined;
+  const collection = intraBank ? found.collections.get(body.beneficiaryAccountNumber) : undefined;
+  // A collection account is paid into its settlement account (checked like any beneficiary).
+  const credited = intraBank
+    ? (accounts.get(body.beneficiaryAccountNumber) ?? collection?.settlementAccount)
+    : undefined;
   const transferId = newObjectId(deps.clock);
   const common = {
     clientId: principal.clientId,
@@ -174,17 +192,30 @@ export function preparePlacement(
   };
   const mustBeActive = [{ accountId: debitAccount.id, code: 'ACCOUNT_NOT_ACTIVE' }];
   if (intraBank && credited !== undefined) {
-    const parts = { outward, inward: buildInwardTwin(outward, credited, deps.clock) };
-    const sides = { ...parts, debitAccount, beneficiary: credited };
+    const twin = buildInwardTwin(outward, credited, deps.clock);
+    const inward = collection === undefined ? twin : asCollectionPayment(twin, collection, 0n);
+    const sides = { outward, inward, debitAccount, beneficiary: credited };
+    const journal = journalJson(intraBankJournal(deps.clock, sides));
+    const events = intraBankEvents(sides);
     return {
       sql: {
         ...common,
-        lockAccountIds: [debitAccount.id, credited.id],
+        lockAccountIds: [
+          ...journal.accountIds,
+          ...(collection === undefined ? [] : [collection.id]),
+        ],
         mustBeActive: [...mustBeActive, { accountId: credited.id, ...BENEFICIARY_INACTIVE }],
         outward: transferRowJson(outward, extras),
-        inward: transferRowJson(parts.inward),
-        journal: journalJson(intraBankJournal(deps.clock, sides)),
-        events: outboxEventsJson(intraBankEvents(sides)),
+        inward: transferRowJson(inward),
+        journal,
+        events: outboxEventsJson(
+          collection === undefined
+            ? events
+            : [events[0] as (typeof events)[number], collection.paymentEvent(inward)],
+        ),
+        ...(collection === undefined
+          ? {}
+          : { collection: collectionJson(collection, { ...inward, receivedAt: now }) }),
         daily,
         // An intra-bank transfer has succeeded already; a NIP one saves it when it settles.
         ...(body.saveBeneficiary ? { beneficiary: deps.beneficiaries.toSave(enquiry) } : {}),

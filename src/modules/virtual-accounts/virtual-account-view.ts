@@ -1,0 +1,62 @@
+import { koboToNaira } from '../../shared/money.ts';
+import { type Transfer, transferView } from '../transfers/index.ts';
+import { statusAt, type VirtualAccount } from './virtual-account.ts';
+
+export interface VirtualAccountViewContext {
+  readonly institutionCode: string;
+  readonly bankName: string;
+  /** Decides Expired: an Active account read after its expiry. */
+  readonly now: Date;
+}
+
+/** The virtual account object on the wire (docs/virtual-accounts.md lists every field). */
+export function virtualAccountView(account: VirtualAccount, context: VirtualAccountViewContext) {
+  return {
+    _id: account.id,
+    client: account.clientId,
+    accountNumber: account.accountNumber,
+    accountName: account.accountName,
+    bankCode: context.institutionCode,
+    bank: { name: context.bankName, nipCode: context.institutionCode },
+    currencyCode: 'NGN',
+    validFor: account.validForSeconds,
+    amountControl: account.amountControl,
+    amount: koboToNaira(account.amountKobo),
+    amountPaid: koboToNaira(account.paidKobo),
+    expiryDate: account.expiresAt.toISOString(),
+    callbackUrl: account.callbackUrl,
+    settlementAccount: {
+      bankCode: context.institutionCode,
+      accountNumber: account.settlementAccountNumber,
+    },
+    externalReference: account.externalReference,
+    status: statusAt(account, context.now),
+    isDeleted: account.status === 'Deleted',
+    createdAt: account.createdAt.toISOString(),
+    updatedAt: account.updatedAt.toISOString(),
+    __v: 0,
+  };
+}
+
+/**
+ * A payment into a virtual account as the published `virtualAccount.transfer` object: the
+ * transfer object with `virtualAccount` in place of `account`, and the account's
+ * externalReference. One function serves the webhook, the status call and the history.
+ */
+export function virtualAccountTransferView(payment: Transfer, account: VirtualAccount) {
+  const {
+    _id,
+    client,
+    account: _settlement,
+    type: _type,
+    mandateReference: _none,
+    ...transfer
+  } = transferView(payment);
+  return {
+    _id,
+    client,
+    virtualAccount: account.id,
+    ...transfer,
+    externalReference: account.externalReference,
+  };
+}
