@@ -26,6 +26,7 @@ import {
 import {
   createVirtualAccountCollections,
   createVirtualAccountService,
+  virtualAccountsAsAccounts,
 } from './modules/virtual-accounts/index.ts';
 import { createNipSimulator } from './rails/nip/nip-simulator.ts';
 import { createDatabaseSessionStore } from './rails/nip/simulator-sessions.ts';
@@ -77,6 +78,8 @@ export function createServices(deps: ServiceDeps) {
     clock,
     institutionCode: config.institutionCode,
     clientNames,
+    // GET /accounts?isSubAccount=true lists virtual accounts after the sub-accounts.
+    alsoListed: virtualAccountsAsAccounts(clock),
   });
   const clientService = createClientService({
     db,

@@ -53,6 +53,16 @@ export interface SdkVerificationService {
   validate: SdkCall;
 }
 
+export interface SdkVirtualAccountService {
+  create: SdkCall;
+  account(id: string): Promise<SdkResponse<unknown>>;
+  /** Sic: the SDK's spelling. Rejects without a sessionId before any request. */
+  transaferStatus(data: { sessionId: string }): Promise<SdkResponse<unknown>>;
+  transaction(data: { virtualAccountId: string }): Promise<SdkResponse<unknown>>;
+  update(data: { account_id: string } & Record<string, unknown>): Promise<SdkResponse<unknown>>;
+  delete(id: string): Promise<SdkResponse<unknown>>;
+}
+
 export interface SdkAppError extends Error {
   statusCode: number;
   error: string;
@@ -81,6 +91,9 @@ export const Transfer = require('@specialman/safehaven/services/transfer.js') as
 export const Verification = require('@specialman/safehaven/services/verification.js') as new (
   request: SdkRequest,
 ) => SdkVerificationService;
+export const VirtualAccount = require('@specialman/safehaven/services/virtualAccount.js') as new (
+  request: SdkRequest,
+) => SdkVirtualAccountService;
 export const { AppError } = require('@specialman/safehaven/middleware/error.js') as {
   AppError: new (...args: unknown[]) => SdkAppError;
 };

@@ -43,6 +43,12 @@ export const AccountSchema = Type.Object({
     }),
     Type.Null(),
   ]),
+  isVirtualAccount: Type.Boolean({
+    description: 'A virtual account, listed with sub-accounts (GET /accounts?isSubAccount=true).',
+  }),
+  expiryDate: Type.Optional(
+    Type.String({ format: 'date-time', description: 'Virtual accounts only: when it expires.' }),
+  ),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
 });
@@ -58,7 +64,8 @@ export const CreateAccountBody = Type.Object({
 export const ListAccountsQuery = Type.Object({
   isSubAccount: Type.Boolean({
     default: false,
-    description: 'true lists sub-accounts; false (the default) main accounts.',
+    description:
+      'true lists sub-accounts, then virtual accounts; false (the default) main accounts.',
   }),
   ...paginationQuery(100),
 });

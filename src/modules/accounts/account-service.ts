@@ -14,13 +14,15 @@ import {
 import { newAccountNumber } from './account-numbers.ts';
 import type { NewSubAccount } from './account-repository.ts';
 import * as accountRepository from './account-repository.ts';
-import type { ClientNames } from './ports.ts';
+import type { AlsoListed, ClientNames } from './ports.ts';
 
 export interface AccountServiceDeps {
   readonly db: Db;
   readonly clock: Clock;
   readonly institutionCode: string;
   readonly clientNames: ClientNames;
+  /** Listed after sub-accounts (virtual accounts); none when absent. */
+  readonly alsoListed?: AlsoListed;
 }
 
 export interface OpenAccountRequest {
@@ -103,16 +105,27 @@ export function createAccountService(deps: AccountServiceDeps) {
     return account;
   }
 
-  function listAccounts(
+  /** Sub-accounts (newest first), then what else is listed with them (virtual accounts). */
+  async function listAccounts(
     principal: Principal,
     query: { isSubAccount: boolean; page: number; limit: number },
   ) {
-    return accountRepository.listClientAccounts(deps.db, {
+    const offset = query.page * query.limit;
+    const own = await accountRepository.listClientAccounts(deps.db, {
       clientId: principal.clientId,
       isSubAccount: query.isSubAccount,
-      offset: query.page * query.limit,
+      offset,
       limit: query.limit,
     });
+    if (!query.isSubAccount || deps.alsoListed === undefined) {
+      return own;
+    }
+    // The page continues into the other kind where the sub-accounts run out.
+    const others = await deps.alsoListed.page(deps.db, principal.clientId, {
+      offset: Math.max(0, offset - own.total),
+      limit: query.limit - own.accounts.length,
+    });
+    return { accounts: [...own.accounts, ...others.accounts], total: own.total + others.total };
   }
 
   async function updateNotificationSettings(

@@ -39,6 +39,10 @@ export function accountView(account: Account, institutionCode: string): AccountV
             retainAmount: koboToNaira(account.autoSweep.retainKobo),
             minimumAmount: koboToNaira(account.autoSweep.minimumKobo),
           },
+    isVirtualAccount: account.virtualAccount !== undefined,
+    ...(account.virtualAccount === undefined
+      ? {}
+      : { expiryDate: account.virtualAccount.expiresAt.toISOString() }),
     createdAt: account.createdAt.toISOString(),
     updatedAt: account.updatedAt.toISOString(),
   };

@@ -38,6 +38,8 @@ export interface Account {
   readonly autoSweep: AutoSweep | null;
   readonly createdAt: Date;
   readonly updatedAt: Date;
+  /** Set on a virtual account listed among sub-accounts (AlsoListed): it lives until then. */
+  readonly virtualAccount?: { readonly expiresAt: Date };
 }
 
 export interface SubAccountHolder {

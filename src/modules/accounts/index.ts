@@ -2,7 +2,7 @@
  * The accounts module's public face: other modules and the composition root import only this
  * file (docs/architecture.md). Accounts, sub-accounts, statements and balances.
  */
-export type { Account } from './account.ts';
+export { type Account, DEFAULT_NOTIFICATION_SETTINGS } from './account.ts';
 export {
   findActiveAccount,
   findOwnActiveAccount,
@@ -18,6 +18,12 @@ export {
 export { AccountSchema } from './account-schemas.ts';
 export { type AccountService, createAccountService } from './account-service.ts';
 export { accountView } from './account-view.ts';
-export type { ClientNames, IdentityClaim, IdentityProof, ProvenHolder } from './ports.ts';
+export type {
+  AlsoListed,
+  ClientNames,
+  IdentityClaim,
+  IdentityProof,
+  ProvenHolder,
+} from './ports.ts';
 export { accountRoutes } from './routes/index.ts';
 export { createSubAccountService } from './sub-account-service.ts';

@@ -1,11 +1,24 @@
 import type { Principal } from '../../auth/principal.ts';
 import type { Queryable } from '../../db/db.ts';
+import type { Account } from './account.ts';
 
 /**
  * What the accounts module needs from others, as interfaces it owns: the composition root
  * (src/services.ts) plugs in the identity and clients modules, so neither is imported here and
  * the dependencies run one way (identity -> accounts, clients -> accounts).
  */
+
+/**
+ * Accounts of another kind listed after a client's sub-accounts (GET /accounts?isSubAccount=true
+ * lists sub-accounts and virtual accounts): a page of them, as accounts, and how many there are.
+ */
+export interface AlsoListed {
+  page(
+    db: Queryable,
+    clientId: string,
+    window: { offset: number; limit: number },
+  ): Promise<{ accounts: Account[]; total: number }>;
+}
 
 /** Who a sub-account belongs to, as the caller's verifications prove it. */
 export interface ProvenHolder {

@@ -7,6 +7,7 @@
 export { virtualAccountRoutes } from './routes/index.ts';
 export type { VirtualAccount } from './virtual-account.ts';
 export { createVirtualAccountCollections } from './virtual-account-collections.ts';
+export { virtualAccountsAsAccounts } from './virtual-account-listing.ts';
 export {
   createVirtualAccountService,
   type VirtualAccountService,

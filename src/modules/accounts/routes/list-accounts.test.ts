@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { createVirtualAccount, openSubAccount, sandboxCredit } from '../../../../test/factories.ts';
 import { describeAuthGuards, useRouteContext } from '../../../../test/shared-route-tests.ts';
 
 describe('GET /accounts', () => {
@@ -55,6 +56,34 @@ describe('GET /accounts', () => {
       const body = (await list('?isSubAccount=true')).json();
       assert.deepEqual(body.data, []);
       assert.equal(body.pagination.total, 0);
+    });
+
+    it('lists virtual accounts after the sub-accounts, paging across both', async () => {
+      const { testApp, headers, ownAccountNumber } = context();
+      await sandboxCredit(testApp.app, ownAccountNumber, 500);
+      const sub = await openSubAccount(testApp.app, headers, ownAccountNumber);
+      const virtual = await createVirtualAccount(testApp.app, headers, ownAccountNumber);
+      const all = (await list('?isSubAccount=true')).json();
+      assert.deepEqual(
+        all.data.map((item: { _id: string }) => item._id),
+        [sub._id, virtual._id],
+      );
+      assert.equal(all.pagination.total, 2);
+      const [subView, virtualView] = all.data;
+      assert.equal(subView.isVirtualAccount, false);
+      assert.equal(virtualView.isVirtualAccount, true);
+      assert.equal(virtualView.accountNumber, virtual.accountNumber);
+      assert.equal(virtualView.expiryDate, virtual.expiryDate);
+      assert.equal(virtualView.accountBalance, 0);
+      assert.equal(virtualView.status, 'Active');
+      const second = (await list('?isSubAccount=true&limit=1&page=1')).json();
+      assert.deepEqual(
+        second.data.map((item: { _id: string }) => item._id),
+        [virtual._id],
+      );
+      assert.equal(second.pagination.total, 2);
+      const main = (await list('?isSubAccount=false')).json();
+      assert.ok(!main.data.some((item: { _id: string }) => item._id === virtual._id));
     });
   });
 

@@ -6,7 +6,7 @@ import { isValidNuban } from '../../../shared/nuban.ts';
 
 describe('POST /virtual-accounts', () => {
   const context = useRouteContext();
-  const create = (body: unknown, headers = context().headers) =>
+  const create = (body: object, headers = context().headers) =>
     context().testApp.app.inject({
       method: 'POST',
       url: '/virtual-accounts',

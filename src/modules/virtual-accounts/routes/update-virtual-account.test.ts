@@ -9,7 +9,7 @@ import {
 
 describe('PUT /virtual-accounts/:id', () => {
   const context = useRouteContext();
-  const request = (id: string, payload: unknown = {}) => ({
+  const request = (id: string, payload: object = {}) => ({
     method: 'PUT' as const,
     url: `/virtual-accounts/${id}`,
     payload,
