@@ -273,6 +273,13 @@ export interface RunRows {
   readonly credits: number;
   readonly creditJournals: number;
   readonly creditEvents: number;
+  /**
+   * Payments into the run's virtual accounts: payment rows whose Inwards transfer paid the
+   * virtual account made for it, the virtual accounts Paid, and their outbox events.
+   */
+  readonly collections: number;
+  readonly paidVirtualAccounts: number;
+  readonly collectionEvents: number;
 }
 
 export function emptyRunRows(): RunRows {
@@ -286,6 +293,9 @@ export function emptyRunRows(): RunRows {
     credits: 0,
     creditJournals: 0,
     creditEvents: 0,
+    collections: 0,
+    paidVirtualAccounts: 0,
+    collectionEvents: 0,
   };
 }
 
@@ -295,8 +305,8 @@ export interface RunRowsReply {
 }
 
 /**
- * Counts, per run id, the transfers, idempotency keys, outbox events, journals and holds the
- * bench's requests left. Reads whole tables once each, after the measurements.
+ * Counts, per run id, the transfers, idempotency keys, outbox events, journals, holds and
+ * virtual account payments the bench's requests left. Reads whole tables once each, after the measurements.
  */
 export async function countRunRows(db: Db, request: { clientId: string }): Promise<RunRowsReply> {
   const runs = new Map<string, RunRows>();
@@ -342,13 +352,24 @@ export async function countRunRows(db: Db, request: { clientId: string }): Promi
       mutable(row.run)[field] = row.n;
     }
   }
-  // Inbound credits carry their run id in the narration (their reference is the session id).
+  // Inbound credits, virtual account payments included, carry their run id in the narration
+  // (their reference is the session id); a virtual account, in its externalReference, which is
+  // its payment's narration.
   const credits = [
     [
       'credits',
       `SELECT split_part(narration, '.', 1) AS run, count(*)::int AS n FROM transfers
         WHERE client_id = $1 AND type = 'Inwards' AND narration LIKE '%.%.%'
           AND payment_reference NOT LIKE '%.%.%' GROUP BY 1`,
+    ],
+    [
+      // By the transfer they post: a payment's journal narration starts with the virtual account.
+      'creditJournals',
+      `SELECT split_part(t.narration, '.', 1) AS run, count(*)::int AS n
+         FROM ledger_journals j JOIN transfers t ON t.id = j.transfer_id
+        WHERE j.kind = 'inbound_transfer' AND t.client_id = $1 AND t.type = 'Inwards'
+          AND t.narration LIKE '%.%.%' AND t.payment_reference NOT LIKE '%.%.%'
+        GROUP BY 1`,
     ],
     [
       'creditEvents',
@@ -359,18 +380,36 @@ export async function countRunRows(db: Db, request: { clientId: string }): Promi
           AND payload -> 'data' ->> 'paymentReference' NOT LIKE '%.%.%'
         GROUP BY 1`,
     ],
+    [
+      'collections',
+      `SELECT split_part(t.narration, '.', 1) AS run, count(*)::int AS n
+         FROM virtual_account_payments p
+         JOIN transfers t ON t.id = p.transfer_id
+         JOIN virtual_accounts v ON v.id = p.virtual_account_id
+        WHERE p.client_id = $1 AND t.type = 'Inwards' AND t.narration LIKE '%.%.%'
+          AND v.external_reference = t.narration
+        GROUP BY 1`,
+    ],
+    [
+      'paidVirtualAccounts',
+      `SELECT split_part(external_reference, '.', 1) AS run, count(*)::int AS n
+         FROM virtual_accounts
+        WHERE client_id = $1 AND status = 'Paid' AND external_reference LIKE '%.%.%'
+        GROUP BY 1`,
+    ],
+    [
+      'collectionEvents',
+      `SELECT split_part(payload -> 'data' ->> 'narration', '.', 1) AS run, count(*)::int AS n
+         FROM webhook_events
+        WHERE client_id = $1 AND type = 'virtualAccount.transfer'
+          AND payload -> 'data' ->> 'narration' LIKE '%.%.%'
+        GROUP BY 1`,
+    ],
   ] as const;
   for (const [field, sql] of credits) {
     for (const row of await db.query<{ run: string; n: number }>(sql, [request.clientId])) {
       mutable(row.run)[field] = row.n;
     }
-  }
-  const creditJournals = await db.query<{ run: string; n: number }>(
-    `SELECT split_part(narration, '.', 1) AS run, count(*)::int AS n FROM ledger_journals
-      WHERE kind = 'inbound_transfer' AND narration LIKE '%.%.%' GROUP BY 1`,
-  );
-  for (const row of creditJournals) {
-    mutable(row.run).creditJournals = row.n;
   }
   // Journals carry no client: the run ids are what tell the bench's journals apart.
   const journals = await db.query<{ run: string; n: number }>(

@@ -13,8 +13,14 @@ export interface PostLoadOptions {
   readonly path: string;
   readonly connections: number;
   readonly durationSeconds: number;
-  /** Headers and body of a lane's n-th request. */
-  request(lane: number, sequence: number): { headers: Record<string, string>; body: unknown };
+  /**
+   * Headers and body of a lane's n-th request; undefined when the lane has nothing left to send
+   * (its share of accounts made for the run is used up): it stops before the deadline.
+   */
+  request(
+    lane: number,
+    sequence: number,
+  ): { headers: Record<string, string>; body: unknown } | undefined;
   /** Whether a 2xx answer's body reports the outcome sought (e.g. a Completed transfer). */
   isComplete(body: string): boolean;
 }
@@ -47,7 +53,11 @@ export async function runPostLoad(options: PostLoadOptions): Promise<PostLoadRes
   let lastAnswer = started;
   const lane = async (index: number) => {
     for (let sequence = 0; performance.now() < deadline; sequence += 1) {
-      const { headers, body } = options.request(index, sequence);
+      const next = options.request(index, sequence);
+      if (next === undefined) {
+        break;
+      }
+      const { headers, body } = next;
       try {
         const response = await client.request('POST', options.path, headers, body);
         lastAnswer = performance.now();

@@ -11,6 +11,9 @@
  * - (c) the same, every transfer debiting one hot account (the same one in every round);
  * - (d) NIP transfers to another bank through the sandbox simulator (no latency): placed, sent
  *   and settled within the request; completed per second;
+ * - (e) inbound NIP credits from another bank, delivered by the simulated rail;
+ * - (f) payments from another bank into virtual accounts, one each, the same way: the accounts
+ *   are made before the timed part of each run, and (f) is also taken as a ratio to (b);
  * - and, to explain (c) and (d): the ledger alone on the hot account, the same with four
  *   trivial round trips before COMMIT (as many as (c) makes after its ledger_post), and the
  *   ledger alone with the NIP settlement journal's shape (three GL accounts every one shares).
@@ -56,6 +59,20 @@ const BENEFICIARIES_PER_LANE = 2;
 const DEBIT_FUNDING_NAIRA = 1_000_000;
 const HOT_FUNDING_NAIRA = 50_000_000;
 const SETUP_PARALLELISM = 8;
+/**
+ * (f) needs a fresh virtual account per payment, made before the run: as many as the lanes can
+ * pay in the run at a generous rate (HEADROOM x the fastest (f) seen, at least MIN, at most MAX
+ * per second); a lane that runs out stops early and the rate is still its count over its time.
+ * Making them costs seconds per round, so they are made many at a time.
+ */
+const VIRTUAL_ACCOUNT_MAX_RATE = 2000;
+const VIRTUAL_ACCOUNT_MIN_RATE = 250;
+const VIRTUAL_ACCOUNT_HEADROOM = 3;
+const VIRTUAL_ACCOUNT_PARALLELISM = 16;
+const VIRTUAL_ACCOUNT_VALID_FOR_SECONDS = 3600;
+const VIRTUAL_ACCOUNT_CALLBACK_URL = 'https://bench.example.com/va';
+/** The issue's goal: payments into virtual accounts at least half as fast as (b). */
+export const VIRTUAL_ACCOUNT_GOAL = 0.5;
 const WARMUP_SECONDS = 2;
 const SETTLE_MS = 500;
 const IPC_MARGIN_MS = 120_000;
@@ -67,6 +84,7 @@ export type TransferScenarioKey =
   | 'intraHot'
   | 'nip'
   | 'inbound'
+  | 'virtualAccount'
   | 'ledgerHot'
   | 'ledgerHotTail'
   | 'ledgerNip';
@@ -84,6 +102,7 @@ export const TRANSFER_SCENARIOS: readonly ScenarioDefinition[] = [
   { key: 'intraHot', label: '(c) POST /transfers intra-bank, 1 hot debit', kind: 'http' },
   { key: 'nip', label: '(d) POST /transfers NIP, Completed', kind: 'http' },
   { key: 'inbound', label: '(e) inbound NIP credits via the rail', kind: 'http' },
+  { key: 'virtualAccount', label: '(f) inbound payments to virtual accounts', kind: 'http' },
   { key: 'ledgerHot', label: '    ledger.post, 1 hot debit account', kind: 'ledger' },
   { key: 'ledgerHotTail', label: '    same + 4 x SELECT 1 before COMMIT', kind: 'ledger' },
   { key: 'ledgerNip', label: '    ledger.post, NIP settlement (3 GL)', kind: 'ledger' },
@@ -148,7 +167,18 @@ export interface TransferRun {
   /** Cores busy on the machine with work that is neither the bench, the server nor its backends. */
   readonly otherCores: number | undefined;
   readonly db: DbProfile | undefined;
+  /** (f) only: the virtual accounts made before the run, and whether the lanes used them all. */
+  readonly virtualAccounts?: VirtualAccountSetup;
 }
+
+export interface VirtualAccountSetup {
+  readonly made: number;
+  readonly seconds: number;
+  readonly usedUp: boolean;
+}
+
+/** (f)'s virtual account numbers, per lane, in the order the lane pays them. */
+type LaneVirtualAccounts = readonly (readonly string[])[];
 
 export interface TransferRound {
   readonly round: number;
@@ -281,6 +311,8 @@ async function openAccounts(
 class ScenarioRunner {
   /** Name enquiry session ids by account number, renewed every round (they expire). */
   private enquiries = new Map<string, string>();
+  /** The fastest (f) so far: how many virtual accounts the next (f) run needs. */
+  private fastestVirtualAccountRate: number | undefined;
 
   constructor(
     private readonly context: TransferBenchContext,
@@ -316,13 +348,20 @@ class ScenarioRunner {
   async run(scenario: ScenarioDefinition, round: string, seconds: number): Promise<TransferRun> {
     const { hot } = this.accounts;
     const runId = `${scenario.key}${round}`;
+    // Made outside the timed part and its profile: a payment needs its virtual account first.
+    const virtualAccounts =
+      scenario.key === 'virtualAccount'
+        ? await this.makeVirtualAccounts(runId, seconds)
+        : undefined;
     await sleep(SETTLE_MS);
     const before = await this.snapshot();
     await this.sampler?.start();
     const measured =
       scenario.kind === 'ledger'
         ? await this.ledgerRun(scenario.key, runId, seconds, hot)
-        : await this.httpRun(scenario.key, runId, seconds, hot);
+        : virtualAccounts !== undefined
+          ? await this.virtualAccountRun(runId, seconds, virtualAccounts.lanes)
+          : await this.httpRun(scenario.key, runId, seconds, hot);
     const db = await this.sampler?.stop();
     const after = await this.snapshot();
     const ops = Math.max(1, measured.operations);
@@ -356,6 +395,9 @@ class ScenarioRunner {
       },
       otherCores,
       db,
+      ...(virtualAccounts === undefined
+        ? {}
+        : { virtualAccounts: this.noteVirtualAccounts(virtualAccounts, measured) }),
     };
   }
 
@@ -490,6 +532,93 @@ class ScenarioRunner {
       isComplete: (body) => body.includes('"status":"Completed"'),
     });
     return measuredHttp(result);
+  }
+
+  /**
+   * Fresh virtual accounts for an (f) run, each for one payment of AMOUNT_NAIRA: lane L's n-th
+   * has the externalReference `${runId}.L.n`, the narration its payment will carry, so the check
+   * can tell that each payment paid its own account. They settle to the lane's funded accounts,
+   * as (b) spreads its debits.
+   */
+  private async makeVirtualAccounts(runId: string, seconds: number) {
+    const lanes = this.context.options.connections;
+    const rate = Math.min(
+      VIRTUAL_ACCOUNT_MAX_RATE,
+      Math.max(
+        VIRTUAL_ACCOUNT_MIN_RATE,
+        VIRTUAL_ACCOUNT_HEADROOM * (this.fastestVirtualAccountRate ?? VIRTUAL_ACCOUNT_MAX_RATE),
+      ),
+    );
+    const perLane = Math.ceil((rate * seconds) / lanes);
+    const settlements = Array.from({ length: lanes }, (_, lane) =>
+      laneAccounts(this.accounts.debits, lane, lanes),
+    );
+    const slots = Array.from({ length: lanes * perLane }, (_, index) => ({
+      lane: index % lanes,
+      sequence: Math.floor(index / lanes),
+    }));
+    const headers = { ...this.context.fixtures.apiHeaders };
+    // Fresh connections, as for the name enquiries: idle ones may have been closed by the server.
+    const client = new HttpClient(this.context.server.baseUrl, VIRTUAL_ACCOUNT_PARALLELISM);
+    const started = performance.now();
+    const numbers = await inParallel(slots, VIRTUAL_ACCOUNT_PARALLELISM, async (slot) => {
+      const settlement = pick(settlements[slot.lane] ?? [], slot.sequence);
+      const response = await client.request('POST', '/virtual-accounts', headers, {
+        validFor: VIRTUAL_ACCOUNT_VALID_FOR_SECONDS,
+        callbackUrl: VIRTUAL_ACCOUNT_CALLBACK_URL,
+        settlementAccount: {
+          bankCode: BENCH_INSTITUTION_CODE,
+          accountNumber: settlement.accountNumber,
+        },
+        amountControl: 'Fixed',
+        amount: AMOUNT_NAIRA,
+        externalReference: `${runId}.${slot.lane}.${slot.sequence}`,
+      });
+      return json<{ data: { accountNumber: string } }>(response, 200, 'POST /virtual-accounts')
+        .data.accountNumber;
+    }).finally(() => client.close());
+    const laneNumbers = Array.from({ length: lanes }, () => [] as string[]);
+    slots.forEach((slot, index) => laneNumbers[slot.lane]?.push(numbers[index] as string));
+    return { lanes: laneNumbers, made: slots.length, seconds: (performance.now() - started) / 1000 };
+  }
+
+  /**
+   * Payments from another bank over the simulated NIP network into the virtual accounts made
+   * for the run (POST /admin/sandbox/virtual-account-payments), one each, the exact amount each
+   * expects; a lane stops when its accounts are used up. Narrations carry the run id, as (e)'s.
+   */
+  private async virtualAccountRun(runId: string, seconds: number, lanes: LaneVirtualAccounts) {
+    const result = await runPostLoad({
+      baseUrl: this.context.server.baseUrl,
+      path: '/admin/sandbox/virtual-account-payments',
+      connections: lanes.length,
+      durationSeconds: seconds,
+      request: (lane, sequence) => {
+        const accountNumber = lanes[lane]?.[sequence];
+        return accountNumber === undefined
+          ? undefined
+          : {
+              headers: { authorization: `Bearer ${this.context.adminToken}` },
+              body: { accountNumber, amount: AMOUNT_NAIRA, narration: `${runId}.${lane}.${sequence}` },
+            };
+      },
+      isComplete: (body) => body.includes('"status":"Completed"'),
+    });
+    return measuredHttp(result);
+  }
+
+  /** Sizes the next (f) run from this one, and says when its lanes ran out of accounts. */
+  private noteVirtualAccounts(
+    made: { made: number; seconds: number },
+    measured: { operations: number; rate: number },
+  ): VirtualAccountSetup {
+    this.fastestVirtualAccountRate = Math.max(this.fastestVirtualAccountRate ?? 0, measured.rate);
+    const usedUp = measured.operations >= made.made;
+    this.context.log(
+      `transfers: (f) ${made.made.toLocaleString('en')} virtual accounts made in ` +
+        `${made.seconds.toFixed(1)} s${usedUp ? '; the lanes used them all and stopped early' : ''}`,
+    );
+    return { made: made.made, seconds: made.seconds, usedUp };
   }
 
   private enquiry(bankCode: string, accountNumber: string): string {

@@ -124,9 +124,8 @@ describe('@specialman/safehaven SDK virtual accounts against OpenIBS', () => {
     assert.match(created._id, OBJECT_ID);
     assert.match(created.accountNumber, /^\d{10}$/);
     assert.notEqual(created.accountNumber, client.mainAccountNumber);
-    // Named after the client. Compared without case: the client's own accounts are named in
-    // capitals, a virtual account (for now) as the client was registered.
-    assert.equal(created.accountName.toUpperCase(), 'SDK COLLECTIONS LTD');
+    // Named after the client, in capitals like every account of the client.
+    assert.equal(created.accountName, 'SDK COLLECTIONS LTD');
     assert.equal(created.client, client.ibsClientId);
     assert.equal(created.validFor, 600);
     assert.equal(created.amountControl, 'UnderPayment');

@@ -50,13 +50,18 @@ export function createVirtualAccountService(deps: VirtualAccountServiceDeps) {
     checkValidFor(request.validForSeconds);
     const settlement = await settlementAccountOf(principal, request.settlementAccount);
     const callbackUrl = await callbackUrlFor(principal, request.callbackUrl);
-    const clientName = (await clientNames.nameOf(deps.db, principal.clientId)) ?? '';
+    // Upper case, as every account of the client is named.
+    const clientName = (
+      (await clientNames.nameOf(deps.db, principal.clientId)) ?? ''
+    ).toUpperCase();
     const now = deps.clock.now();
     const candidate = {
       id: newObjectId(deps.clock),
       clientId: principal.clientId,
       accountName:
-        request.accountName === undefined ? clientName : `${clientName} / ${request.accountName}`,
+        request.accountName === undefined
+          ? clientName
+          : `${clientName} / ${request.accountName.trim()}`,
       settlementAccountId: settlement.id,
       settlementAccountNumber: settlement.accountNumber,
       amountControl: request.amountControl,
