@@ -156,6 +156,58 @@ describe('README quick start on a fresh machine', { timeout: 240_000 }, () => {
     assert.equal(account.accountBalance, DEMO_OPENING_BALANCE + 2500);
   });
 
+  test('`openibs sandbox:pay-virtual-account` pays a virtual account (docs/virtual-accounts.md)', async () => {
+    const token = await cliToken();
+    const headers = {
+      authorization: `Bearer ${token}`,
+      clientid: demo.ibsClientId,
+      'content-type': 'application/json',
+    };
+    const created = await fetch(`${baseUrl}/virtual-accounts`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        validFor: 1800,
+        amountControl: 'Fixed',
+        amount: 2500,
+        callbackUrl: 'https://merchant.example.com/hooks/va',
+        settlementAccount: { bankCode: '999240', accountNumber: demo.mainAccountNumber },
+        externalReference: 'ORDER-1001',
+      }),
+      signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
+    });
+    const account = ((await created.json()) as { data: { _id: string; accountNumber: string } })
+      .data;
+    assert.equal(created.status, 200);
+    const before = (await mainAccount(token)).accountBalance;
+    const output = await cli(
+      'sandbox:pay-virtual-account',
+      '--account',
+      account.accountNumber,
+      '--amount',
+      '2500',
+    );
+    const payment = JSON.parse(output) as { sessionId: string; fees: number; vat: number };
+    const status = await fetch(`${baseUrl}/virtual-accounts/status`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ sessionId: payment.sessionId }),
+      signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
+    });
+    const confirmed = ((await status.json()) as { data: Record<string, unknown> }).data;
+    assert.deepEqual(
+      [
+        confirmed.status,
+        confirmed.amount,
+        confirmed.fees,
+        confirmed.vat,
+        confirmed.externalReference,
+      ],
+      ['Completed', 2500, 12.5, 0.94, 'ORDER-1001'],
+    );
+    assert.equal((await mainAccount(token)).accountBalance, before + 2500 - 12.5 - 0.94);
+  });
+
   test('SIGTERM shuts the server down gracefully with exit code 0', async () => {
     const server = servers.at(-1);
     assert.ok(server?.running, 'the server is still running');
@@ -177,7 +229,8 @@ describe('README quick start on a fresh machine', { timeout: 240_000 }, () => {
     assert.equal(bannerField(banner, 'main account:'), demo.mainAccountNumber);
 
     const account = await mainAccount(await cliToken());
-    assert.equal(account.accountBalance, DEMO_OPENING_BALANCE + 2500);
+    // The sandbox credit, then the virtual account payment less its fee and VAT.
+    assert.equal(account.accountBalance, DEMO_OPENING_BALANCE + 2500 + 2500 - 12.5 - 0.94);
 
     const exit = await server.terminate();
     assert.deepEqual(exit, { code: 0, signal: null }, server.log());
