@@ -162,6 +162,41 @@ describe('virtual accounts under concurrency (PostgreSQL)', () => {
     await assertLedgerHolds();
   });
 
+  it('a delete racing payments wins or loses whole: a deleted account never turns Paid', async () => {
+    for (let round = 0; round < 10; round += 1) {
+      const account = await createVirtualAccount(
+        testApp.app,
+        merchant.headers,
+        merchant.accountNumber,
+        { amount: 3, validFor: 3600 },
+      );
+      const [deleted, ...payments] = await Promise.all([
+        testApp.app.inject({
+          method: 'DELETE',
+          url: `/virtual-accounts/${account._id}`,
+          headers: merchant.headers,
+        }),
+        ...Array.from({ length: 5 }, () =>
+          payVirtualAccount(testApp.app, account.accountNumber, 3),
+        ),
+      ]);
+      assert.equal(deleted?.statusCode, 200, deleted?.body);
+      assert.ok(payments.filter((answer) => answer.statusCode === 201).length <= 1);
+      const rows = await testApp.db.query<{ status: string; payments: bigint }>(
+        `SELECT status, (SELECT count(*) FROM virtual_account_payments p
+                          WHERE p.virtual_account_id = v.id) AS payments
+           FROM virtual_accounts v WHERE id = $1`,
+        [account._id],
+      );
+      assert.equal(rows[0]?.status, 'Deleted');
+      assert.equal(
+        Number(rows[0]?.payments),
+        payments.filter((answer) => answer.statusCode === 201).length,
+      );
+    }
+    await assertLedgerHolds();
+  });
+
   it('intra-bank payments into many accounts at once each land once', async () => {
     const accounts = await Promise.all(
       Array.from({ length: 30 }, () =>

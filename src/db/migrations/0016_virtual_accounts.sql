@@ -42,7 +42,8 @@ CREATE UNIQUE INDEX virtual_account_payments_by_session
   ON virtual_account_payments (client_id, session_id);
 
 -- Virtual accounts: accepts a payment into a virtual account, in the batch item's
--- subtransaction and under the batch's lock of the virtual account's id, or refuses it
+-- subtransaction and under the batch's lock of the virtual account's id (payments into one
+-- account are decided one at a time, across batches and processes), or refuses it
 -- (OTP01 through transfer_refuse, which rolls the whole item back: no money moves). One payment
 -- per account: the first accepted one marks it Paid. The time that decides expiry is when the
 -- bank received the payment (p_payment->>'receivedAt'), not when this runs.
@@ -72,8 +73,13 @@ BEGIN
         WHEN 'UnderPayment' THEN 'at most' ELSE 'at least' END,
       (v_account.amount_kobo / 100.0)::numeric(20, 2), (v_amount / 100.0)::numeric(20, 2)));
   END IF;
+  -- Still Active: a DELETE (which does not take the batch's locks) may have committed since the
+  -- read above; the UPDATE waits for it and sees its outcome.
   UPDATE virtual_accounts SET status = 'Paid', paid_kobo = v_amount, updated_at = v_at
-   WHERE id = v_account.id;
+   WHERE id = v_account.id AND status = 'Active';
+  IF NOT FOUND THEN
+    PERFORM transfer_refuse('VIRTUAL_ACCOUNT_CLOSED', 'The virtual account does not exist.');
+  END IF;
   INSERT INTO virtual_account_payments (transfer_id, virtual_account_id, client_id, session_id,
     created_at)
   VALUES (p_payment->>'transferId', v_account.id, v_account.client_id, p_payment->>'sessionId', v_at);
