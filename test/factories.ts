@@ -332,6 +332,23 @@ export async function createVirtualAccount(
   };
 }
 
+/**
+ * A virtual account of the other client of a route context: describeRecordIsolation's foreignId
+ * for the virtual account routes.
+ */
+export function othersVirtualAccountId(
+  context: () => {
+    testApp: { app: FastifyInstance };
+    otherHeaders: Headers;
+    otherAccountNumber: string;
+  },
+) {
+  return async () => {
+    const { testApp, otherHeaders, otherAccountNumber } = context();
+    return (await createVirtualAccount(testApp.app, otherHeaders, otherAccountNumber))._id;
+  };
+}
+
 /** A payment into a virtual account from another bank (sandbox NIP); answers the response. */
 export function payVirtualAccount(
   app: FastifyInstance,

@@ -4,16 +4,19 @@ import { AppError } from '../../errors/app-error.ts';
 import { parseAmount } from '../../http/amount.ts';
 import { ErrorSchema, envelopeSchema } from '../../http/common-schemas.ts';
 import { ok } from '../../http/envelope.ts';
+import type { InboundCreditService } from '../../modules/transfers/index.ts';
 import type { VirtualAccountService } from '../../modules/virtual-accounts/index.ts';
 import { virtualAccountTransferView } from '../../modules/virtual-accounts/index.ts';
 import type { NipSimulator } from '../../rails/nip/nip-simulator.ts';
+import { invariant } from '../../shared/invariant.ts';
 import type { Kobo } from '../../shared/money.ts';
 import { SandboxVirtualAccountPaymentBody } from '../admin-schemas.ts';
 
 const SANDBOX_PAYER = { name: 'SANDBOX PAYER', accountNumber: '0123456789', bankCode: '000013' };
 
 export interface SandboxVirtualAccountPaymentRouteOptions {
-  readonly virtualAccountService: Pick<VirtualAccountService, 'findByNumber' | 'paymentStatus'>;
+  readonly virtualAccountService: Pick<VirtualAccountService, 'findByNumber'>;
+  readonly inboundCredits: Pick<InboundCreditService, 'find'>;
   /** The simulated NIP network in sandbox; undefined in production. */
   readonly sandboxNetwork: NipSimulator | undefined;
   readonly maxAmountKobo: Kobo;
@@ -27,7 +30,7 @@ export interface SandboxVirtualAccountPaymentRouteOptions {
  */
 export const sandboxVirtualAccountPaymentRoute: FastifyPluginAsyncTypebox<
   SandboxVirtualAccountPaymentRouteOptions
-> = async (app, { virtualAccountService, sandboxNetwork, maxAmountKobo }) => {
+> = async (app, { virtualAccountService, inboundCredits, sandboxNetwork, maxAmountKobo }) => {
   app.post(
     '/admin/sandbox/virtual-account-payments',
     {
@@ -73,7 +76,9 @@ export const sandboxVirtualAccountPaymentRoute: FastifyPluginAsyncTypebox<
         // The network delivers the same session again: it answers the first and moves nothing.
         await sandboxNetwork.sendInboundCredit({ ...credit, sessionId });
       }
-      const { transfer } = await virtualAccountService.paymentStatus(account, sessionId);
+      // Delivered means accepted (a refusal throws): the payment is the session's credit.
+      const transfer = await inboundCredits.find(sessionId);
+      invariant(transfer !== undefined, `payment ${sessionId} was accepted but is missing`);
       return reply
         .status(201)
         .send(

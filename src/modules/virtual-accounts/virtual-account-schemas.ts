@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { DateQuery, paginationQuery } from '../../http/common-schemas.ts';
+import { TransferSchema } from '../transfers/index.ts';
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 const AmountControl = Type.Enum(['Fixed', 'UnderPayment', 'OverPayment']);
@@ -76,41 +77,20 @@ export const VirtualAccountSchema = Type.Object({
   __v: Type.Integer(),
 });
 
+// The transfer object with `virtualAccount` in place of `account` (virtualAccountTransferView).
+const {
+  _id,
+  client,
+  account: _settlement,
+  type: _type,
+  mandateReference: _none,
+  ...transferFields
+} = TransferSchema.properties;
+
 export const VirtualAccountTransferSchema = Type.Object({
-  _id: Type.String(),
-  client: Type.String(),
+  _id,
+  client,
   virtualAccount: Type.String(),
-  sessionId: Type.String(),
-  nameEnquiryReference: NullableString,
-  paymentReference: Type.String(),
-  isReversed: Type.Boolean(),
-  reversalReference: NullableString,
-  provider: Type.String(),
-  providerChannel: Type.String(),
-  providerChannelCode: Type.String(),
-  destinationInstitutionCode: Type.String(),
-  creditAccountName: Type.String(),
-  creditAccountNumber: Type.String(),
-  creditBankVerificationNumber: Type.Null(),
-  creditKYCLevel: NullableString,
-  debitAccountName: Type.String(),
-  debitAccountNumber: Type.String(),
-  debitBankVerificationNumber: Type.Null(),
-  debitKYCLevel: NullableString,
-  transactionLocation: Type.String(),
-  narration: Type.String(),
-  amount: Type.Number(),
-  fees: Type.Number(),
-  vat: Type.Number(),
-  stampDuty: Type.Number(),
-  responseCode: NullableString,
-  responseMessage: NullableString,
-  status: Type.String(),
-  isDeleted: Type.Boolean(),
-  createdAt: Type.String({ format: 'date-time' }),
-  updatedAt: Type.String({ format: 'date-time' }),
-  __v: Type.Integer(),
-  approvedAt: Type.Optional(Type.String({ format: 'date-time' })),
-  declinedAt: Type.Optional(Type.String({ format: 'date-time' })),
+  ...transferFields,
   externalReference: NullableString,
 });

@@ -4,6 +4,7 @@ import {
   accountBalance,
   createVirtualAccount,
   nameEnquiry,
+  othersVirtualAccountId,
   payVirtualAccount,
 } from '../../../../test/factories.ts';
 import {
@@ -71,14 +72,5 @@ describe('DELETE /virtual-accounts/:id', () => {
   });
 
   describeAuthGuards(context, request);
-  describeRecordIsolation(context, request, {
-    foreignId: async () =>
-      (
-        await createVirtualAccount(
-          context().testApp.app,
-          context().otherHeaders,
-          context().otherAccountNumber,
-        )
-      )._id,
-  });
+  describeRecordIsolation(context, request, { foreignId: othersVirtualAccountId(context) });
 });

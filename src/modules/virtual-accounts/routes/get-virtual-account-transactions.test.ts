@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createVirtualAccount, payVirtualAccount } from '../../../../test/factories.ts';
+import {
+  createVirtualAccount,
+  othersVirtualAccountId,
+  payVirtualAccount,
+} from '../../../../test/factories.ts';
 import {
   describeAuthGuards,
   describeRecordIsolation,
@@ -31,14 +35,5 @@ describe('GET /virtual-accounts/:id/transaction', () => {
   });
 
   describeAuthGuards(context, request);
-  describeRecordIsolation(context, request, {
-    foreignId: async () =>
-      (
-        await createVirtualAccount(
-          context().testApp.app,
-          context().otherHeaders,
-          context().otherAccountNumber,
-        )
-      )._id,
-  });
+  describeRecordIsolation(context, request, { foreignId: othersVirtualAccountId(context) });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createVirtualAccount } from '../../../../test/factories.ts';
+import { createVirtualAccount, othersVirtualAccountId } from '../../../../test/factories.ts';
 import {
   describeAuthGuards,
   describeRecordIsolation,
@@ -55,14 +55,5 @@ describe('PUT /virtual-accounts/:id', () => {
   });
 
   describeAuthGuards(context, request);
-  describeRecordIsolation(context, request, {
-    foreignId: async () =>
-      (
-        await createVirtualAccount(
-          context().testApp.app,
-          context().otherHeaders,
-          context().otherAccountNumber,
-        )
-      )._id,
-  });
+  describeRecordIsolation(context, request, { foreignId: othersVirtualAccountId(context) });
 });
