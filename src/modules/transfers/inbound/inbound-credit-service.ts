@@ -158,6 +158,11 @@ export function createInboundCreditService(deps: InboundCreditDeps) {
     if (collection === undefined) {
       return { account: requireActive(undefined) };
     }
+    // Expiry waits for the call (it is judged by when the credit was received); a settlement
+    // account that cannot take money closes the collection now.
+    if (collection.settlementAccount.status !== 'Active') {
+      throw refusal('VIRTUAL_ACCOUNT_CLOSED', 'The virtual account cannot take payments.');
+    }
     return { account: collection.settlementAccount, collection };
   }
 

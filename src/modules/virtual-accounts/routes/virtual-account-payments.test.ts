@@ -149,6 +149,26 @@ describe('paying a virtual account', () => {
       assert.equal(list.json().data.length, 1);
     });
 
+    it('refuses a payment whose settlement account is no longer Active', async () => {
+      const { testApp, headers } = context();
+      const opened = await testApp.app.inject({
+        method: 'POST',
+        url: '/accounts',
+        headers,
+        payload: { suffix: 'Collections' },
+      });
+      const settlement = opened.json().data as { _id: string; accountNumber: string };
+      const account = await createVirtualAccount(testApp.app, headers, settlement.accountNumber);
+      // No freeze endpoint yet: the state an operator's freeze will leave.
+      await testApp.db.query("UPDATE accounts SET status = 'Frozen' WHERE id = $1", [
+        settlement._id,
+      ]);
+      const response = await payVirtualAccount(testApp.app, account.accountNumber, 2500);
+      assert.equal(response.statusCode, 400, response.body);
+      assert.equal(response.json().code, 'VIRTUAL_ACCOUNT_CLOSED');
+      assert.equal((await get(account._id)).status, 'Active');
+    });
+
     it('names the virtual account and the payer on the settlement statement', async () => {
       const { testApp, headers, ownAccountId } = context();
       const account = await newAccount({ amount: 31 });
