@@ -19,6 +19,7 @@ const OWNERS: Record<string, readonly string[]> = {
   'src/modules/transfers': ['transfers', 'name_enquiries', 'daily_outbound_totals'],
   'src/modules/beneficiaries': ['beneficiaries'],
   'src/modules/virtual-accounts': ['virtual_accounts', 'virtual_account_payments'],
+  'src/modules/vas': ['vas_services', 'vas_categories', 'vas_products', 'vas_purchases'],
 };
 
 /** Views another folder publishes for everyone to read: the ledger's balances. */

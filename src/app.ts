@@ -23,6 +23,7 @@ import { accountRoutes } from './modules/accounts/index.ts';
 import { beneficiaryRoutes } from './modules/beneficiaries/index.ts';
 import { identityRoutes } from './modules/identity/index.ts';
 import { findBank, transferRoutes } from './modules/transfers/index.ts';
+import { vasRoutes } from './modules/vas/index.ts';
 import { virtualAccountRoutes } from './modules/virtual-accounts/index.ts';
 import { isNipSimulator } from './rails/nip/nip-simulator.ts';
 import type { Services } from './services.ts';
@@ -97,6 +98,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         bankName: findBank(config.institutionCode, config.institutionCode)?.name ?? '',
         now: deps.clock.now(),
       }),
+    });
+    await authenticated.register(vasRoutes, {
+      vasCatalogueService: services.vasCatalogueService,
+      vasPurchaseService: services.vasPurchaseService,
+      institutionCode: config.institutionCode,
+      clock: deps.clock,
+      maxAmountKobo: config.maxAmountKobo,
     });
     await authenticated.register(beneficiaryRoutes, {
       beneficiaryService: services.beneficiaryService,

@@ -1,6 +1,7 @@
 import type { Config } from './config/config.ts';
 import type { Db } from './db/db.ts';
 import { createStatusQueryWorker } from './modules/transfers/index.ts';
+import { createVasStatusQueryWorker } from './modules/vas/index.ts';
 import type { Services } from './services.ts';
 import type { Clock } from './shared/clock.ts';
 import type { PollLoopOptions } from './shared/poll-loop.ts';
@@ -12,7 +13,7 @@ export interface BackgroundWorkerDeps {
   readonly config: Config;
   readonly db: Db;
   readonly clock: Clock;
-  readonly services: Pick<Services, 'outboundTransfers'>;
+  readonly services: Pick<Services, 'outboundTransfers' | 'vasPurchaseService'>;
   /** Told about a run of failed rounds (throttled) and when a worker works again. */
   readonly report: {
     readonly onError: (worker: string, error: unknown, failedRounds: number) => void;
@@ -20,7 +21,7 @@ export interface BackgroundWorkerDeps {
   };
 }
 
-export type WorkerName = 'statusQueries' | 'webhookDeliveries';
+export type WorkerName = 'statusQueries' | 'vasStatusQueries' | 'webhookDeliveries';
 
 /**
  * Every background loop, tuned from the configuration: the status queries that settle
@@ -43,6 +44,16 @@ export function createBackgroundWorkers(deps: BackgroundWorkerDeps) {
     claimSeconds: config.transfers.statusQueryWorker.claimSeconds,
     ...reporting('statusQueries'),
   });
+  // Pending VAS purchases, on the same worker settings as the NIP status queries.
+  const vasStatusQueries = createVasStatusQueryWorker({
+    db: deps.db,
+    clock: deps.clock,
+    purchases: deps.services.vasPurchaseService,
+    batchSize: config.transfers.statusQueryWorker.batchSize,
+    pollIntervalMs: config.transfers.statusQueryWorker.pollIntervalMs,
+    claimSeconds: config.transfers.statusQueryWorker.claimSeconds,
+    ...reporting('vasStatusQueries'),
+  });
   const sender = createHttpSender({
     timeoutMs: config.webhooks.timeoutMs,
     policy: destinationPolicy(config),
@@ -57,7 +68,7 @@ export function createBackgroundWorkers(deps: BackgroundWorkerDeps) {
     pollIntervalMs: config.webhooks.pollIntervalMs,
     ...reporting('webhookDeliveries'),
   });
-  const all = { statusQueries, webhookDeliveries };
+  const all = { statusQueries, vasStatusQueries, webhookDeliveries };
   const started = new Set<WorkerName>();
   return {
     /** Starts the named workers (by default, those the configuration runs in the server). */
@@ -88,11 +99,15 @@ export function reportTo(log: {
   };
 }
 
-export const ALL_WORKERS: readonly WorkerName[] = ['statusQueries', 'webhookDeliveries'];
+export const ALL_WORKERS: readonly WorkerName[] = [
+  'statusQueries',
+  'vasStatusQueries',
+  'webhookDeliveries',
+];
 
 function enabledInServer(config: Config): WorkerName[] {
   return ALL_WORKERS.filter((name) =>
-    name === 'statusQueries'
+    name === 'statusQueries' || name === 'vasStatusQueries'
       ? config.transfers.statusQueryWorker.enabled
       : config.webhooks.workerEnabled,
   );

@@ -24,6 +24,13 @@ import {
   findBank,
 } from './modules/transfers/index.ts';
 import {
+  type Biller,
+  createBillerSimulator,
+  createUnconfiguredBiller,
+  createVasCatalogueService,
+  createVasPurchaseService,
+} from './modules/vas/index.ts';
+import {
   createVirtualAccountCollections,
   createVirtualAccountService,
   virtualAccountsAsAccounts,
@@ -45,6 +52,8 @@ export interface ServiceDeps {
   readonly rail?: Rail;
   /** The identity bureau; by default the sandbox simulator, or a refusing one in production. */
   readonly identityBureau?: IdentityBureau;
+  /** The VAS biller; by default the sandbox simulator, or a refusing one in production. */
+  readonly biller?: Biller;
 }
 
 /**
@@ -165,6 +174,15 @@ export function createServices(deps: ServiceDeps) {
     proof: createIdentityProof(identityService),
     callbackPolicy: destinationPolicy(config),
   });
+  const biller = deps.biller ?? createBiller(config);
+  const vasCatalogueService = createVasCatalogueService({ db, clock, biller });
+  const vasPurchaseService = createVasPurchaseService({
+    db,
+    clock,
+    biller,
+    statusQueryScheduleSeconds: config.vas.statusQueryScheduleSeconds,
+    batches,
+  });
   return {
     accessTokens,
     tokenService,
@@ -179,6 +197,8 @@ export function createServices(deps: ServiceDeps) {
     transferService,
     inboundCredits,
     virtualAccountService,
+    vasCatalogueService,
+    vasPurchaseService,
     rail,
   };
 }
@@ -203,4 +223,11 @@ function createIdentityBureau(config: Config, clock: Clock): IdentityBureau {
   return config.ibsEnv === 'sandbox'
     ? createIdentityBureauSimulator({ clock })
     : createUnconfiguredBureau();
+}
+
+/** The sandbox biller simulator, or in production one that refuses (no adapter yet). */
+function createBiller(config: Config): Biller {
+  return config.ibsEnv === 'sandbox'
+    ? createBillerSimulator({ latencyMs: config.vas.billerSimulatorLatencyMs })
+    : createUnconfiguredBiller();
 }

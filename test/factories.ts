@@ -363,3 +363,31 @@ export function payVirtualAccount(
     payload: { accountNumber, amount, ...extra },
   });
 }
+
+/** Published VAS catalogue ids (seeded by migration 0018). */
+export const VAS = {
+  airtime: '61e985180e69308aa37a7a94',
+  data: '61e9854bbce8e444a497663e',
+  cableTv: '61e9857bbce8e444a4976641',
+  utility: '61e985a3bce8e444a4976643',
+  mtnAirtime: '61e988830e69308aa37a7a99',
+  mtnData: '61e989f20e69308aa37a7a9f',
+  dstv: '61e98b3562d9b6a917f9302a',
+  ikeja: '61e98ca5ab69182f326e6db6',
+} as const;
+
+/** A VAS purchase through `/vas/pay/:path`; answers the response, whatever it is. */
+export function vasPurchase(
+  app: FastifyInstance,
+  headers: Headers,
+  path: 'airtime' | 'data' | 'cable-tv' | 'utility',
+  body: Record<string, unknown>,
+  extraHeaders: Headers = {},
+) {
+  return app.inject({
+    method: 'POST',
+    url: `/vas/pay/${path}`,
+    headers: { ...headers, ...extraHeaders },
+    payload: { channel: 'WEB', ...body },
+  });
+}

@@ -43,6 +43,14 @@ export interface Config {
   readonly transfers: TransferConfig;
   readonly identity: IdentityConfig;
   readonly virtualAccounts: VirtualAccountConfig;
+  readonly vas: VasConfig;
+}
+
+export interface VasConfig {
+  /** Delays between status queries of a pending purchase; the last repeats. */
+  readonly statusQueryScheduleSeconds: readonly number[];
+  /** Sandbox biller simulator latency. */
+  readonly billerSimulatorLatencyMs: number;
 }
 
 export interface FeeTier {
@@ -175,6 +183,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     transfers: readTransferConfig(read),
     identity: readIdentityConfig(read),
     virtualAccounts: readVirtualAccountConfig(read),
+    vas: Object.freeze({
+      statusQueryScheduleSeconds: readSchedule(
+        read,
+        'VAS_STATUS_QUERY_SCHEDULE_SECONDS',
+        [10, 30, 60, 300, 900, 3600],
+      ),
+      billerSimulatorLatencyMs: readEnvInt(read, 'VAS_BILLER_SIMULATOR_LATENCY_MS', {
+        fallback: 0,
+        min: 0,
+        max: 10_000,
+      }),
+    }),
   };
   if (production && config.databaseUrl === undefined) {
     read.problems.push('production runs on PostgreSQL only: set DATABASE_URL');

@@ -23,6 +23,14 @@ export const ERROR_CODES = {
     httpStatus: 400,
     message: 'The amount does not match what the virtual account takes.',
   },
+  VAS_PURCHASE_FAILED: {
+    httpStatus: 400,
+    message: 'The biller declined the purchase; nothing was charged.',
+  },
+  VAS_CUSTOMER_NOT_FOUND: {
+    httpStatus: 400,
+    message: 'No meter or smart card was found for this number.',
+  },
   SAME_ACCOUNT: { httpStatus: 400, message: 'An account cannot transfer to itself.' },
   IDENTITY_NOT_FOUND: { httpStatus: 400, message: 'No identity was found for this number.' },
   IDENTITY_MISMATCH: {
@@ -44,6 +52,10 @@ export const ERROR_CODES = {
   ACCOUNT_NOT_ACTIVE: { httpStatus: 402, message: 'Account is not active.' },
   TRANSFER_LIMIT_EXCEEDED: { httpStatus: 402, message: 'Transfer limit exceeded.' },
   RAIL_UNAVAILABLE: { httpStatus: 402, message: 'The beneficiary bank is not available.' },
+  BILLER_UNAVAILABLE: {
+    httpStatus: 402,
+    message: 'The biller is not available. Try again later.',
+  },
   IDENTITY_BUREAU_UNAVAILABLE: {
     httpStatus: 402,
     message: 'The identity bureau is not available. Try again later.',

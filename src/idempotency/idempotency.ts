@@ -1,3 +1,4 @@
+import { AppError } from '../errors/app-error.ts';
 import { canonicalJson, sha256Hex } from '../shared/hashing.ts';
 
 /**
@@ -19,4 +20,14 @@ export function idempotencyClaimJson(claim: { scope: string; key: string | undef
   return claim.key === undefined
     ? {}
     : { idempotencyScope: claim.scope, idempotencyKey: claim.key };
+}
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+/** The Idempotency-Key header as sent, or a 400 when it is not 1-255 visible characters. */
+export function readIdempotencyKey(header: string | undefined): string | undefined {
+  if (header !== undefined && !IDEMPOTENCY_KEY.test(header)) {
+    throw new AppError('VALIDATION_ERROR', 'Idempotency-Key must be 1-255 visible characters.');
+  }
+  return header;
 }

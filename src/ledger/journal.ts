@@ -27,6 +27,7 @@ export type JournalKind =
   | 'outbound_transfer'
   | 'intra_transfer'
   | 'fee'
+  | 'vas_purchase'
   | 'test';
 
 /** The pure rules every journal obeys before it reaches the database (which checks again). */

@@ -2,7 +2,11 @@
  * Event types OpenIBS sends. The envelope is `{ type, data }` where `data` is the same object the
  * API returns for that resource (docs/webhooks.md lists each with an example).
  */
-export const WEBHOOK_EVENT_TYPES = ['transfer', 'virtualAccount.transfer'] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  'transfer',
+  'virtualAccount.transfer',
+  'vas.transaction',
+] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

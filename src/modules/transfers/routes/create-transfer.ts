@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { AppError } from '../../../errors/app-error.ts';
 import { parseAmount } from '../../../http/amount.ts';
 import {
   AUTHENTICATED_ERROR_RESPONSES,
@@ -8,12 +7,11 @@ import {
   nibssEnvelopeSchema,
 } from '../../../http/common-schemas.ts';
 import { okNibss } from '../../../http/envelope.ts';
+import { readIdempotencyKey } from '../../../idempotency/idempotency.ts';
 import type { Kobo } from '../../../shared/money.ts';
 import type { OutboundTransferService } from '../outbound/outbound-transfer-service.ts';
 import { CreateTransferBody, TransferSchema } from '../transfer-schemas.ts';
 import { transferView } from '../transfer-view.ts';
-
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 export interface CreateTransferRouteOptions {
   readonly outboundTransfers: Pick<OutboundTransferService, 'createTransfer'>;
@@ -46,10 +44,7 @@ export const createTransferRoute: FastifyPluginAsyncTypebox<CreateTransferRouteO
       },
     },
     async (request) => {
-      const key = request.headers['idempotency-key'];
-      if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
-        throw new AppError('VALIDATION_ERROR', 'Idempotency-Key must be 1-255 visible characters.');
-      }
+      const key = readIdempotencyKey(request.headers['idempotency-key']);
       const { amount, ...body } = request.body;
       const transfer = await outboundTransfers.createTransfer(
         request.principal,

@@ -1,0 +1,12 @@
+/**
+ * The VAS module's public face: airtime, data, cable TV and electricity bought from a client's
+ * account through a biller (docs/vas.md).
+ */
+
+export type { Biller } from './providers/biller.ts';
+export { createBillerSimulator } from './providers/biller-simulator.ts';
+export { createUnconfiguredBiller } from './providers/unconfigured-biller.ts';
+export { vasRoutes } from './routes/index.ts';
+export { createVasCatalogueService, type VasCatalogueService } from './vas-catalogue-service.ts';
+export { createVasPurchaseService, type VasPurchaseService } from './vas-purchase-service.ts';
+export { createVasStatusQueryWorker } from './vas-status-query-worker.ts';

@@ -1,0 +1,56 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { parseAmount } from '../../../http/amount.ts';
+import {
+  AUTHENTICATED_ERROR_RESPONSES,
+  ErrorSchema,
+  envelopeSchema,
+} from '../../../http/common-schemas.ts';
+import { readIdempotencyKey, requestFingerprint } from '../../../idempotency/idempotency.ts';
+import type { Kobo } from '../../../shared/money.ts';
+import { purchaseAnswer } from '../vas-answer.ts';
+import type { VasPurchaseService } from '../vas-purchase-service.ts';
+import { DataBody, PurchaseSchema } from '../vas-schemas.ts';
+
+export interface PayDataRouteOptions {
+  readonly vasPurchaseService: Pick<VasPurchaseService, 'purchase'>;
+  readonly maxAmountKobo: Kobo;
+}
+
+export const payDataRoute: FastifyPluginAsyncTypebox<PayDataRouteOptions> = async (
+  app,
+  { vasPurchaseService, maxAmountKobo },
+) => {
+  app.post(
+    '/vas/pay/data',
+    {
+      schema: {
+        tags: ['VAS'],
+        summary: 'Buy a data bundle for a phone number',
+        headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String()) }),
+        body: DataBody,
+        response: {
+          200: envelopeSchema(PurchaseSchema),
+          402: ErrorSchema,
+          422: ErrorSchema,
+          ...AUTHENTICATED_ERROR_RESPONSES,
+        },
+      },
+    },
+    async (request) => {
+      const { amount, phoneNumber, ...body } = request.body;
+      const purchase = await vasPurchaseService.purchase(
+        request.principal,
+        {
+          ...body,
+          service: 'DATA',
+          beneficiary: phoneNumber,
+          amountKobo: parseAmount(amount, maxAmountKobo),
+        },
+        requestFingerprint(request.body),
+        readIdempotencyKey(request.headers['idempotency-key']),
+      );
+      return purchaseAnswer(purchase, 'Data Bundle purchased successfully.');
+    },
+  );
+};
