@@ -119,6 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clientService: services.clientService,
     inboundCredits: services.inboundCredits,
     virtualAccountService: services.virtualAccountService,
+    vasCatalogueService: services.vasCatalogueService,
     institutionCode: config.institutionCode,
     sandboxNetwork:
       config.ibsEnv === 'sandbox' && isNipSimulator(services.rail) ? services.rail : undefined,

@@ -6,11 +6,13 @@ import {
   type SandboxVirtualAccountPaymentRouteOptions,
   sandboxVirtualAccountPaymentRoute,
 } from './sandbox-virtual-account-payments.ts';
+import { type VasCatalogueRoutesOptions, vasCatalogueRoutes } from './vas-catalogue.ts';
 import { type AdminWebhookRoutesOptions, adminWebhookRoutes } from './webhooks.ts';
 
 export type AdminRoutesOptions = { readonly adminToken: string } & ClientRoutesOptions &
   SandboxCreditRouteOptions &
   SandboxVirtualAccountPaymentRouteOptions &
+  VasCatalogueRoutesOptions &
   AdminWebhookRoutesOptions;
 
 /** Operator API under /admin, authenticated by the admin token. */
@@ -20,4 +22,5 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
   await app.register(sandboxCreditRoute, options);
   await app.register(sandboxVirtualAccountPaymentRoute, options);
   await app.register(adminWebhookRoutes, options);
+  await app.register(vasCatalogueRoutes, options);
 };

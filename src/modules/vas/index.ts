@@ -9,4 +9,6 @@ export { createUnconfiguredBiller } from './providers/unconfigured-biller.ts';
 export { vasRoutes } from './routes/index.ts';
 export { createVasCatalogueService, type VasCatalogueService } from './vas-catalogue-service.ts';
 export { createVasPurchaseService, type VasPurchaseService } from './vas-purchase-service.ts';
+export { CategorySchema, ProductSchema } from './vas-schemas.ts';
 export { createVasStatusQueryWorker } from './vas-status-query-worker.ts';
+export { categoryView, productView } from './vas-view.ts';

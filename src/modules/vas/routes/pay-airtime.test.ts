@@ -1,12 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import {
-  accountBalance,
-  getAccount,
-  sandboxCredit,
-  VAS,
-  vasPurchase,
-} from '../../../../test/factories.ts';
+import { getAccount, sandboxCredit, VAS, vasPurchase } from '../../../../test/factories.ts';
 import { describeAuthGuards, useRouteContext } from '../../../../test/shared-route-tests.ts';
 import { createVasStatusQueryWorker } from '../vas-status-query-worker.ts';
 

@@ -1,0 +1,79 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { parseAmount } from '../../http/amount.ts';
+import { ErrorSchema, envelopeSchema, IdParams } from '../../http/common-schemas.ts';
+import { ok } from '../../http/envelope.ts';
+import {
+  CategorySchema,
+  categoryView,
+  ProductSchema,
+  productView,
+  type VasCatalogueService,
+} from '../../modules/vas/index.ts';
+import type { Kobo } from '../../shared/money.ts';
+import { UpdateVasCategoryBody, UpdateVasProductsBody } from '../admin-schemas.ts';
+
+const errors = { 400: ErrorSchema, 401: ErrorSchema };
+
+export interface VasCatalogueRoutesOptions {
+  readonly vasCatalogueService: Pick<VasCatalogueService, 'updateCategory' | 'replaceProducts'>;
+  readonly maxAmountKobo: Kobo;
+}
+
+/** The VAS catalogue is data: operators change a category's terms and its products here. */
+export const vasCatalogueRoutes: FastifyPluginAsyncTypebox<VasCatalogueRoutesOptions> = async (
+  app,
+  { vasCatalogueService, maxAmountKobo },
+) => {
+  app.put(
+    '/admin/vas/service-categories/:id',
+    {
+      schema: {
+        tags: ['Admin'],
+        summary: "Change a VAS category's commission, amount bounds or description",
+        params: IdParams,
+        body: UpdateVasCategoryBody,
+        response: { 200: envelopeSchema(CategorySchema), ...errors },
+      },
+    },
+    async (request) => {
+      const { minAmount, maxAmount, ...rest } = request.body;
+      const category = await vasCatalogueService.updateCategory(request.params.id, {
+        ...rest,
+        ...(minAmount === undefined
+          ? {}
+          : { minAmountKobo: parseAmount(minAmount, maxAmountKobo, 'minAmount') }),
+        ...(maxAmount === undefined
+          ? {}
+          : { maxAmountKobo: parseAmount(maxAmount, maxAmountKobo, 'maxAmount') }),
+      });
+      return ok('Service category updated successfully.', categoryView(category));
+    },
+  );
+
+  app.put(
+    '/admin/vas/service-categories/:id/products',
+    {
+      schema: {
+        tags: ['Admin'],
+        summary: "Replace a VAS category's products (in the order given)",
+        params: IdParams,
+        body: UpdateVasProductsBody,
+        response: { 200: envelopeSchema(Type.Array(ProductSchema)), ...errors },
+      },
+    },
+    async (request) => {
+      const products = await vasCatalogueService.replaceProducts(
+        request.params.id,
+        request.body.products.map((product) => ({
+          name: product.name,
+          bundleCode: product.bundleCode,
+          amountKobo: product.amount === null ? null : parseAmount(product.amount, maxAmountKobo),
+          duration: product.duration,
+          isAmountFixed: product.isAmountFixed && product.amount !== null,
+        })),
+      );
+      return ok('Service category products updated successfully.', products.map(productView));
+    },
+  );
+};
