@@ -280,6 +280,15 @@ export interface RunRows {
   readonly collections: number;
   readonly paidVirtualAccounts: number;
   readonly collectionEvents: number;
+  /**
+   * VAS purchases of the run, found by their Idempotency-Key (`${runId}.…`, scope 'vas'): the
+   * keys claimed, the purchases they point at, those successful whose hold (same account and
+   * amount) is posted, and their vas_purchase journals (by the purchase's reference).
+   */
+  readonly vasKeys: number;
+  readonly vasPurchases: number;
+  readonly vasSuccessful: number;
+  readonly vasJournals: number;
 }
 
 export function emptyRunRows(): RunRows {
@@ -296,17 +305,24 @@ export function emptyRunRows(): RunRows {
     collections: 0,
     paidVirtualAccounts: 0,
     collectionEvents: 0,
+    vasKeys: 0,
+    vasPurchases: 0,
+    vasSuccessful: 0,
+    vasJournals: 0,
   };
 }
 
 export interface RunRowsReply {
   readonly runs: Record<string, RunRows>;
   readonly pendingHolds: number;
+  /** Every VAS purchase of the client, keyed or not: the bench makes none but (g)'s. */
+  readonly vasPurchases: number;
 }
 
 /**
- * Counts, per run id, the transfers, idempotency keys, outbox events, journals, holds and
- * virtual account payments the bench's requests left. Reads whole tables once each, after the measurements.
+ * Counts, per run id, the transfers, idempotency keys, outbox events, journals, holds, virtual
+ * account payments and VAS purchases the bench's requests left. Reads whole tables once each,
+ * after the measurements.
  */
 export async function countRunRows(db: Db, request: { clientId: string }): Promise<RunRowsReply> {
   const runs = new Map<string, RunRows>();
@@ -411,6 +427,49 @@ export async function countRunRows(db: Db, request: { clientId: string }): Promi
       mutable(row.run)[field] = row.n;
     }
   }
+  // VAS purchases carry no run id of their own (their reference is random hex): the
+  // Idempotency-Key each request sent, `${runId}.${lane}.${sequence}`, points at its purchase.
+  const purchases = [
+    [
+      'vasKeys',
+      `SELECT split_part(key, '.', 1) AS run, count(*)::int AS n FROM idempotency_requests
+        WHERE client_id = $1 AND scope = 'vas' AND key LIKE '%.%.%' GROUP BY 1`,
+    ],
+    [
+      'vasPurchases',
+      `SELECT split_part(i.key, '.', 1) AS run, count(*)::int AS n
+         FROM idempotency_requests i JOIN vas_purchases p ON p.id = i.resource_id
+        WHERE i.client_id = $1 AND i.scope = 'vas' AND i.key LIKE '%.%.%' AND p.client_id = $1
+        GROUP BY 1`,
+    ],
+    [
+      'vasSuccessful',
+      `SELECT split_part(i.key, '.', 1) AS run, count(*)::int AS n
+         FROM idempotency_requests i JOIN vas_purchases p ON p.id = i.resource_id
+         JOIN ledger_holds h ON h.id = p.hold_id
+        WHERE i.client_id = $1 AND i.scope = 'vas' AND i.key LIKE '%.%.%' AND p.client_id = $1
+          AND p.status = 'successful' AND h.status = 'posted'
+          AND h.account_id = p.account_id AND h.amount_kobo = p.amount_kobo
+        GROUP BY 1`,
+    ],
+    [
+      'vasJournals',
+      `SELECT split_part(i.key, '.', 1) AS run, count(*)::int AS n
+         FROM idempotency_requests i JOIN vas_purchases p ON p.id = i.resource_id
+         JOIN ledger_journals j ON j.reference = p.reference AND j.kind = 'vas_purchase'
+        WHERE i.client_id = $1 AND i.scope = 'vas' AND i.key LIKE '%.%.%' AND p.client_id = $1
+        GROUP BY 1`,
+    ],
+  ] as const;
+  for (const [field, sql] of purchases) {
+    for (const row of await db.query<{ run: string; n: number }>(sql, [request.clientId])) {
+      mutable(row.run)[field] = row.n;
+    }
+  }
+  const [clientPurchases] = await db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM vas_purchases WHERE client_id = $1',
+    [request.clientId],
+  );
   // Journals carry no client: the run ids are what tell the bench's journals apart.
   const journals = await db.query<{ run: string; n: number }>(
     `SELECT split_part(reference, '.', 1) AS run, count(*)::int AS n FROM ledger_journals
@@ -442,5 +501,9 @@ export async function countRunRows(db: Db, request: { clientId: string }): Promi
   const pending = await db.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM ledger_holds WHERE status = 'pending'`,
   );
-  return { runs: Object.fromEntries(runs), pendingHolds: pending[0]?.n ?? -1 };
+  return {
+    runs: Object.fromEntries(runs),
+    pendingHolds: pending[0]?.n ?? -1,
+    vasPurchases: clientPurchases?.n ?? -1,
+  };
 }

@@ -205,6 +205,8 @@ function serverEnv(databaseEnv: Readonly<Record<string, string>>, adminToken: st
     // Intra-bank transfers name this bank; NIP ones go to the simulator, answering at once.
     INSTITUTION_CODE: BENCH_INSTITUTION_CODE,
     NIP_SIMULATOR_LATENCY_MS: '0',
+    // (g)'s airtime purchases go to the biller simulator, answering at once (its default).
+    VAS_BILLER_SIMULATOR_LATENCY_MS: '0',
   };
   if (databaseEnv.DATABASE_URL === undefined) {
     delete env.DATABASE_URL;

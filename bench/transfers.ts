@@ -14,6 +14,9 @@
  * - (e) inbound NIP credits from another bank, delivered by the simulated rail;
  * - (f) payments from another bank into virtual accounts, one each, the same way: the accounts
  *   are made before the timed part of each run (the goal: (f) at least half of (b));
+ * - (g) VAS airtime purchases (POST /vas/pay/airtime, MTN, ₦100) through the sandbox biller
+ *   simulator (no latency), debits spread as (b)'s, each with its own Idempotency-Key; answered
+ *   `successful` per second (the goal: (g) at least half of (b));
  * - and, to explain (c) and (d): the ledger alone on the hot account, the same with four
  *   trivial round trips before COMMIT (as many as (c) makes after its ledger_post), and the
  *   ledger alone with the NIP settlement journal's shape (three GL accounts every one shares).
@@ -26,6 +29,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LedgerViolations } from '../src/ledger/ledger-audit.ts';
+import { BILLER_MAGIC } from '../src/modules/vas/providers/biller-simulator.ts';
 import { type DbProfile, DbSampler, machineCpu } from './db-profile.ts';
 import type { Fixtures } from './fixtures.ts';
 import { HttpClient, type HttpResponse } from './http-client.ts';
@@ -56,6 +60,7 @@ const NIP_VAT_KOBO = 75n;
 const INTRA_STATEMENTS_AFTER_POST = 4;
 const DEBIT_ACCOUNTS_PER_LANE = 4;
 const BENEFICIARIES_PER_LANE = 2;
+/** What (b)..(f) spend from the debit accounts; (g) is funded on top (debitFundingNaira). */
 const DEBIT_FUNDING_NAIRA = 1_000_000;
 const HOT_FUNDING_NAIRA = 50_000_000;
 const SETUP_PARALLELISM = 8;
@@ -73,6 +78,25 @@ const VIRTUAL_ACCOUNT_VALID_FOR_SECONDS = 3600;
 const VIRTUAL_ACCOUNT_CALLBACK_URL = 'https://bench.example.com/va';
 /** The issue's goal: payments into virtual accounts at least half as fast as (b). */
 const VIRTUAL_ACCOUNT_GOAL = 0.5;
+/** (g): MTN airtime (seeded by migration 0018; ₦50 to ₦50,000, 3 % commission back). */
+const MTN_AIRTIME_CATEGORY_ID = '61e988830e69308aa37a7a99';
+const VAS_AMOUNT_NAIRA = 100;
+/**
+ * (g)'s phone numbers: 0803, the lane in three digits, and an ending the biller simulator sells
+ * to at once (its magic endings decline, delay or time out: BILLER_MAGIC).
+ */
+const VAS_PHONE_PREFIX = '0803';
+const VAS_PHONE_ENDING = '5678';
+if (VAS_PHONE_ENDING in BILLER_MAGIC) {
+  throw new Error(`the bench's phone ending ${VAS_PHONE_ENDING} is magic to the biller simulator`);
+}
+/**
+ * Purchases per second one lane is funded for, in every (g) run: more than all lanes together
+ * make, so no lane can run out of money however the rate is shared.
+ */
+const VAS_FUNDED_RATE = 5000;
+/** The goal: VAS airtime purchases at least half as fast as (b). */
+const VAS_AIRTIME_GOAL = 0.5;
 const WARMUP_SECONDS = 2;
 const SETTLE_MS = 500;
 const IPC_MARGIN_MS = 120_000;
@@ -85,6 +109,7 @@ export type TransferScenarioKey =
   | 'nip'
   | 'inbound'
   | 'virtualAccount'
+  | 'vasAirtime'
   | 'ledgerHot'
   | 'ledgerHotTail'
   | 'ledgerNip';
@@ -103,6 +128,7 @@ export const TRANSFER_SCENARIOS: readonly ScenarioDefinition[] = [
   { key: 'nip', label: '(d) POST /transfers NIP, Completed', kind: 'http' },
   { key: 'inbound', label: '(e) inbound NIP credits via the rail', kind: 'http' },
   { key: 'virtualAccount', label: '(f) inbound payments to virtual accounts', kind: 'http' },
+  { key: 'vasAirtime', label: '(g) VAS airtime purchases', kind: 'http' },
   { key: 'ledgerHot', label: '    ledger.post, 1 hot debit account', kind: 'ledger' },
   { key: 'ledgerHotTail', label: '    same + 4 x SELECT 1 before COMMIT', kind: 'ledger' },
   { key: 'ledgerNip', label: '    ledger.post, NIP settlement (3 GL)', kind: 'ledger' },
@@ -197,6 +223,8 @@ export interface TransferBenchResult {
 
 export interface TransferVerification {
   readonly transfersChecked: number;
+  /** (g)'s purchases checked: successful, hold posted, idempotency key pointing at each. */
+  readonly purchasesChecked: number;
   readonly journalsChecked: number;
   readonly problems: readonly string[];
   readonly pendingHolds: number;
@@ -247,8 +275,12 @@ export async function runTransferBench(
       const rates = TRANSFER_SCENARIOS.map(
         ({ key }) => `${key} ${Math.round(complete[key].rate)}/s`,
       );
-      const toIntra = ratio(complete.virtualAccount.rate, complete.intra.rate).toFixed(3);
-      log(`transfers round ${round}/${options.rounds}: ${rates.join(', ')}; (f)/(b) ${toIntra}`);
+      const toIntra = (key: TransferScenarioKey) =>
+        ratio(complete[key].rate, complete.intra.rate).toFixed(3);
+      log(
+        `transfers round ${round}/${options.rounds}: ${rates.join(', ')}; ` +
+          `(f)/(b) ${toIntra('virtualAccount')}, (g)/(b) ${toIntra('vasAirtime')}`,
+      );
     }
     log('transfers: checking every answer against the database, then the ledger invariants...');
     const verification = await verify(context, [
@@ -304,9 +336,22 @@ async function openAccounts(
         narration: 'Bench funding',
       })
       .then((response) => json(response, 201, 'POST /admin/sandbox/credits'));
-  await inParallel(debits, SETUP_PARALLELISM, (account) => fund(account, DEBIT_FUNDING_NAIRA));
+  const debitFunding = debitFundingNaira(context.options);
+  await inParallel(debits, SETUP_PARALLELISM, (account) => fund(account, debitFunding));
   await fund(hot, HOT_FUNDING_NAIRA);
   return { debits, beneficiaries, hot };
+}
+
+/**
+ * Each debit account's funding: what (b)..(f) spend, and its share of what its lane's (g) runs
+ * could spend at VAS_FUNDED_RATE through the warm-up and every round (₦100 each, commission
+ * not counted). Quick: ~₦1.3M; default: ~₦6.3M; at most ~₦376M (50 rounds of 60 s), under the
+ * server's default most per credit (MAX_AMOUNT_NAIRA, ₦1,000,000,000).
+ */
+function debitFundingNaira(options: BenchOptions): number {
+  const seconds = WARMUP_SECONDS + options.rounds * options.durationSeconds;
+  const vasPerLane = VAS_FUNDED_RATE * seconds * VAS_AMOUNT_NAIRA;
+  return DEBIT_FUNDING_NAIRA + Math.ceil(vasPerLane / DEBIT_ACCOUNTS_PER_LANE);
 }
 
 class ScenarioRunner {
@@ -464,6 +509,9 @@ class ScenarioRunner {
     if (key === 'inbound') {
       return this.inboundRun(runId, seconds);
     }
+    if (key === 'vasAirtime') {
+      return this.vasAirtimeRun(runId, seconds);
+    }
     const lanes = this.context.options.connections;
     const { debits, beneficiaries } = this.accounts;
     const apiHeaders = this.context.fixtures.apiHeaders;
@@ -531,6 +579,35 @@ class ScenarioRunner {
         },
       }),
       isComplete: (body) => body.includes('"status":"Completed"'),
+    });
+    return measuredHttp(result);
+  }
+
+  /**
+   * Airtime bought for a phone number from the client's account (POST /vas/pay/airtime), the
+   * debits spread over the lane's funded accounts as (b)'s; the biller simulator sells at once.
+   * The Idempotency-Key `${runId}.${lane}.${sequence}` is how the check finds each purchase.
+   */
+  private async vasAirtimeRun(runId: string, seconds: number) {
+    const lanes = this.context.options.connections;
+    const apiHeaders = this.context.fixtures.apiHeaders;
+    const result = await runPostLoad({
+      baseUrl: this.context.server.baseUrl,
+      path: '/vas/pay/airtime',
+      connections: lanes,
+      durationSeconds: seconds,
+      request: (lane, sequence) => ({
+        headers: { ...apiHeaders, 'idempotency-key': `${runId}.${lane}.${sequence}` },
+        body: {
+          serviceCategoryId: MTN_AIRTIME_CATEGORY_ID,
+          amount: VAS_AMOUNT_NAIRA,
+          channel: 'WEB',
+          debitAccountNumber: pick(laneAccounts(this.accounts.debits, lane, lanes), sequence)
+            .accountNumber,
+          phoneNumber: `${VAS_PHONE_PREFIX}${String(lane % 1000).padStart(3, '0')}${VAS_PHONE_ENDING}`,
+        },
+      }),
+      isComplete: (body) => body.includes('"status":"successful"'),
     });
     return measuredHttp(result);
   }
@@ -680,6 +757,8 @@ async function verify(
   );
   const problems: string[] = [];
   let transfersChecked = 0;
+  let purchasesChecked = 0;
+  let purchasesAnswered = 0;
   let journalsChecked = 0;
   const empty = emptyRunRows();
   for (const run of runs) {
@@ -693,6 +772,17 @@ async function verify(
     if (TRANSFER_SCENARIOS.find((scenario) => scenario.key === run.key)?.kind === 'ledger') {
       expect('journals posted', found.journals, run.ok);
       journalsChecked += found.journals;
+    } else if (run.key === 'vasAirtime') {
+      // Each a successful purchase with its hold posted, found by its Idempotency-Key.
+      purchasesChecked += found.vasSuccessful;
+      purchasesAnswered += run.ok;
+      journalsChecked += found.vasJournals;
+      expect('2xx answers reporting successful', run.completed, run.ok);
+      expect('VAS idempotency keys', found.vasKeys, run.ok);
+      expect('VAS purchases of the keys', found.vasPurchases, run.ok);
+      expect('VAS purchases successful, hold posted', found.vasSuccessful, run.ok);
+      expect('VAS purchase journals', found.vasJournals, run.ok);
+      expect('Outwards transfers', outwards, 0);
     } else if (run.key === 'inbound' || run.key === 'virtualAccount') {
       transfersChecked += found.credits;
       journalsChecked += found.creditJournals;
@@ -739,6 +829,12 @@ async function verify(
   if (rows.pendingHolds !== 0) {
     problems.push(`${rows.pendingHolds} holds still pending`);
   }
+  if (rows.vasPurchases !== purchasesAnswered) {
+    problems.push(
+      `VAS purchases of the bench client ${rows.vasPurchases}, expected ${purchasesAnswered} ` +
+        '(one per 2xx answer of (g))',
+    );
+  }
   const violations: LedgerViolations = await context.server.command(
     'verifyLedger',
     {},
@@ -751,6 +847,7 @@ async function verify(
   }
   return {
     transfersChecked,
+    purchasesChecked,
     journalsChecked,
     problems,
     pendingHolds: rows.pendingHolds,
@@ -818,8 +915,10 @@ export function summarizeTransfers(result: TransferBenchResult) {
       },
     };
   });
-  const virtualAccountsToIntra =
-    scenarios.find((item) => item.key === 'virtualAccount')?.ratioToIntra ?? Number.NaN;
+  const goal = (key: TransferScenarioKey, target: number) => {
+    const ratioToIntra = scenarios.find((item) => item.key === key)?.ratioToIntra ?? Number.NaN;
+    return { ratioToIntra, goal: target, met: ratioToIntra >= target };
+  };
   return {
     connections: result.connections,
     durationSeconds: result.durationSeconds,
@@ -827,11 +926,8 @@ export function summarizeTransfers(result: TransferBenchResult) {
     rounds: rounds.length,
     stoppedEarly: result.stoppedEarly,
     scenarios,
-    virtualAccountGoal: {
-      ratioToIntra: virtualAccountsToIntra,
-      goal: VIRTUAL_ACCOUNT_GOAL,
-      met: virtualAccountsToIntra >= VIRTUAL_ACCOUNT_GOAL,
-    },
+    virtualAccountGoal: goal('virtualAccount', VIRTUAL_ACCOUNT_GOAL),
+    vasAirtimeGoal: goal('vasAirtime', VAS_AIRTIME_GOAL),
     verification: result.verification,
   };
 }
@@ -920,7 +1016,8 @@ export function renderTransferTable(summary: TransferSummary): string {
         RATE_COLUMNS,
       ),
     ),
-    goalLine(summary.virtualAccountGoal),
+    goalLine('(f)', summary.virtualAccountGoal),
+    goalLine('(g)', summary.vasAirtimeGoal),
     '',
     row(
       [
@@ -972,9 +1069,9 @@ export function renderTransferTable(summary: TransferSummary): string {
   return `${lines.join('\n')}\n`;
 }
 
-function goalLine(goal: TransferSummary['virtualAccountGoal']): string {
+function goalLine(row: string, goal: TransferSummary['virtualAccountGoal']): string {
   return (
-    `(f) / (b), same round: ${fixed(goal.ratioToIntra, 3)} ` +
+    `${row} / (b), same round: ${fixed(goal.ratioToIntra, 3)} ` +
     `(goal: at least ${goal.goal}) ${goal.met ? 'OK' : 'UNDER GOAL'}`
   );
 }
@@ -1033,7 +1130,9 @@ function verificationLines(verification: TransferVerification): string[] {
     return [
       `check: every 2xx answer is one Completed transfer (${count(verification.transfersChecked)} ` +
         'checked) with its idempotency key, journal, outbox events (and posted hold for NIP; ' +
-        'payment row and Paid virtual account for (f)); ' +
+        'payment row and Paid virtual account for (f)); every (g) answer one successful VAS ' +
+        `purchase (${count(verification.purchasesChecked)} checked) with its posted hold, ` +
+        'journal and idempotency key; ' +
         `${count(verification.journalsChecked)} journals; no pending hold; all ledger invariants hold`,
     ];
   }

@@ -101,7 +101,8 @@ export function createVasPurchaseService(deps: VasPurchaseServiceDeps) {
       amountKobo: request.amountKobo,
       commissionKobo: commissionOn(category.providerCommission, request.amountKobo),
       channel: request.channel,
-      beneficiary: request.beneficiary,
+      // +234... and 234... are one number: billers take it without the plus.
+      beneficiary: request.beneficiary.replace(/^\+/, ''),
       bundleCode: product?.bundleCode ?? null,
       vendType: request.vendType ?? null,
       receiverName: null,

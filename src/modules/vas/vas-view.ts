@@ -106,7 +106,8 @@ export function purchaseTransactionView(purchase: Purchase) {
     beneficiary: purchase.beneficiary,
     bundleCode: purchase.bundleCode,
     channel: purchase.channel,
-    commission: koboToNaira(purchase.commissionKobo),
+    // Credited only when the purchase succeeds (or may still).
+    commission: purchase.status === 'failed' ? 0 : koboToNaira(purchase.commissionKobo),
     utilityToken: purchase.utilityToken,
     failureReason: purchase.failureMessage,
     statusUrl: purchase.statusUrl,

@@ -49,7 +49,8 @@ const CARDS_AND_METERS: readonly VasService[] = ['CABLETV', 'UTILITY'];
 /**
  * The magic endings of a beneficiary (the phone for AIRTIME and DATA, the smart card for
  * CABLETV, the meter for UTILITY). Any other ending verifies as found and is sold: purchase and
- * status query both `successful`.
+ * status query both `successful`. To list them, sort by ending: JavaScript enumerates the
+ * integer-like keys (1111) before the others (0000, 0404).
  */
 export const BILLER_MAGIC = {
   /** The biller declines the sale outright. */
