@@ -23,6 +23,7 @@ import { accountRoutes } from './modules/accounts/index.ts';
 import { beneficiaryRoutes } from './modules/beneficiaries/index.ts';
 import { identityRoutes } from './modules/identity/index.ts';
 import { findBank, transferRoutes } from './modules/transfers/index.ts';
+import { isUssdGatewaySimulator, ussdRoutes } from './modules/ussd/index.ts';
 import { vasRoutes } from './modules/vas/index.ts';
 import { virtualAccountRoutes } from './modules/virtual-accounts/index.ts';
 import { isNipSimulator } from './rails/nip/nip-simulator.ts';
@@ -106,6 +107,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       clock: deps.clock,
       maxAmountKobo: config.maxAmountKobo,
     });
+    await authenticated.register(ussdRoutes, {
+      ussdService: services.ussdService,
+      maxAmountKobo: config.maxAmountKobo,
+      ussdViewContext: () => ({ institutionCode: config.institutionCode, now: deps.clock.now() }),
+    });
     await authenticated.register(beneficiaryRoutes, {
       beneficiaryService: services.beneficiaryService,
     });
@@ -125,6 +131,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       config.ibsEnv === 'sandbox' && isNipSimulator(services.rail) ? services.rail : undefined,
     maxAmountKobo: config.maxAmountKobo,
     webhookService: services.webhookService,
+    ussdService: services.ussdService,
+    sandboxUssdGateway:
+      config.ibsEnv === 'sandbox' && isUssdGatewaySimulator(services.ussdGateway)
+        ? services.ussdGateway
+        : undefined,
+    clock: deps.clock,
   });
   return app;
 }

@@ -1,6 +1,7 @@
 import type { Config } from './config/config.ts';
 import type { Db } from './db/db.ts';
 import { createStatusQueryWorker } from './modules/transfers/index.ts';
+import { createUssdStatusQueryWorker } from './modules/ussd/index.ts';
 import { createVasStatusQueryWorker } from './modules/vas/index.ts';
 import type { Services } from './services.ts';
 import type { Clock } from './shared/clock.ts';
@@ -13,7 +14,7 @@ export interface BackgroundWorkerDeps {
   readonly config: Config;
   readonly db: Db;
   readonly clock: Clock;
-  readonly services: Pick<Services, 'outboundTransfers' | 'vasPurchaseService'>;
+  readonly services: Pick<Services, 'outboundTransfers' | 'vasPurchaseService' | 'ussdService'>;
   /** Told about a run of failed rounds (throttled) and when a worker works again. */
   readonly report: {
     readonly onError: (worker: string, error: unknown, failedRounds: number) => void;
@@ -21,7 +22,11 @@ export interface BackgroundWorkerDeps {
   };
 }
 
-export type WorkerName = 'statusQueries' | 'vasStatusQueries' | 'webhookDeliveries';
+export type WorkerName =
+  | 'statusQueries'
+  | 'vasStatusQueries'
+  | 'ussdStatusQueries'
+  | 'webhookDeliveries';
 
 /**
  * Every background loop, tuned from the configuration: the status queries that settle
@@ -54,6 +59,16 @@ export function createBackgroundWorkers(deps: BackgroundWorkerDeps) {
     claimSeconds: config.transfers.statusQueryWorker.claimSeconds,
     ...reporting('vasStatusQueries'),
   });
+  // Unpaid USSD references whose payment notice may have been lost, on the same settings.
+  const ussdStatusQueries = createUssdStatusQueryWorker({
+    db: deps.db,
+    clock: deps.clock,
+    ussd: deps.services.ussdService,
+    batchSize: config.transfers.statusQueryWorker.batchSize,
+    pollIntervalMs: config.transfers.statusQueryWorker.pollIntervalMs,
+    claimSeconds: config.transfers.statusQueryWorker.claimSeconds,
+    ...reporting('ussdStatusQueries'),
+  });
   const sender = createHttpSender({
     timeoutMs: config.webhooks.timeoutMs,
     policy: destinationPolicy(config),
@@ -68,7 +83,7 @@ export function createBackgroundWorkers(deps: BackgroundWorkerDeps) {
     pollIntervalMs: config.webhooks.pollIntervalMs,
     ...reporting('webhookDeliveries'),
   });
-  const all = { statusQueries, vasStatusQueries, webhookDeliveries };
+  const all = { statusQueries, vasStatusQueries, ussdStatusQueries, webhookDeliveries };
   const started = new Set<WorkerName>();
   return {
     /** Starts the named workers (by default, those the configuration runs in the server). */
@@ -102,13 +117,14 @@ export function reportTo(log: {
 export const ALL_WORKERS: readonly WorkerName[] = [
   'statusQueries',
   'vasStatusQueries',
+  'ussdStatusQueries',
   'webhookDeliveries',
 ];
 
 function enabledInServer(config: Config): WorkerName[] {
   return ALL_WORKERS.filter((name) =>
-    name === 'statusQueries' || name === 'vasStatusQueries'
-      ? config.transfers.statusQueryWorker.enabled
-      : config.webhooks.workerEnabled,
+    name === 'webhookDeliveries'
+      ? config.webhooks.workerEnabled
+      : config.transfers.statusQueryWorker.enabled,
   );
 }

@@ -24,6 +24,13 @@ import {
   findBank,
 } from './modules/transfers/index.ts';
 import {
+  createDatabaseReferenceStore,
+  createUnconfiguredUssdGateway,
+  createUssdGatewaySimulator,
+  createUssdService,
+  type UssdGateway,
+} from './modules/ussd/index.ts';
+import {
   type Biller,
   createBillerSimulator,
   createUnconfiguredBiller,
@@ -54,6 +61,8 @@ export interface ServiceDeps {
   readonly identityBureau?: IdentityBureau;
   /** The VAS biller; by default the sandbox simulator, or a refusing one in production. */
   readonly biller?: Biller;
+  /** The USSD gateway; by default the sandbox simulator, or a refusing one in production. */
+  readonly ussdGateway?: UssdGateway;
 }
 
 /**
@@ -183,6 +192,20 @@ export function createServices(deps: ServiceDeps) {
     statusQueryScheduleSeconds: config.vas.statusQueryScheduleSeconds,
     batches,
   });
+  const ussdGateway = deps.ussdGateway ?? createUssdGateway(config, clock, db);
+  const ussdService = createUssdService({
+    db,
+    clock,
+    institutionCode: config.institutionCode,
+    config: config.ussd,
+    vatBasisPoints: config.transfers.vatBasisPoints,
+    gateway: ussdGateway,
+    inboundCredits,
+    callbackPolicy: destinationPolicy(config),
+    webhookUrlOf: async (clientId) => (await webhookService.getSettings(clientId)).url,
+  });
+  // Payments the gateway reports settle like credits from other banks.
+  ussdGateway.onPayment((notice) => ussdService.settle(notice));
   return {
     accessTokens,
     tokenService,
@@ -199,7 +222,9 @@ export function createServices(deps: ServiceDeps) {
     virtualAccountService,
     vasCatalogueService,
     vasPurchaseService,
+    ussdService,
     rail,
+    ussdGateway,
   };
 }
 
@@ -230,4 +255,11 @@ function createBiller(config: Config): Biller {
   return config.ibsEnv === 'sandbox'
     ? createBillerSimulator({ latencyMs: config.vas.billerSimulatorLatencyMs })
     : createUnconfiguredBiller();
+}
+
+/** The sandbox USSD gateway simulator, or in production one that refuses (no adapter yet). */
+function createUssdGateway(config: Config, clock: Clock, db: Db): UssdGateway {
+  return config.ibsEnv === 'sandbox'
+    ? createUssdGatewaySimulator({ clock, references: createDatabaseReferenceStore(db) })
+    : createUnconfiguredUssdGateway();
 }

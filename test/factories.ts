@@ -391,3 +391,58 @@ export function vasPurchase(
     payload: { channel: 'WEB', ...body },
   });
 }
+
+/** The body of a USSD reference settling to `settlementAccountNumber` (amount as a string). */
+export function ussdReferenceBody(
+  settlementAccountNumber: string,
+  extra: Record<string, unknown> = {},
+) {
+  return {
+    amount: '1500.00',
+    merchantName: 'Acme Stores',
+    ussdBankCode: '737',
+    callbackUrl: 'https://merchant.example.com/hooks/ussd',
+    settlementAccount: { bankCode: '999240', accountNumber: settlementAccountNumber },
+    ...extra,
+  };
+}
+
+/** POST /ussd-payment; throws unless it answers 200. */
+export async function createUssdReference(
+  app: FastifyInstance,
+  headers: Headers,
+  settlementAccountNumber: string,
+  extra: Record<string, unknown> = {},
+) {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/ussd-payment',
+    headers,
+    payload: ussdReferenceBody(settlementAccountNumber, extra),
+  });
+  if (response.statusCode !== 200) {
+    throw new Error(`USSD reference creation failed: ${response.body}`);
+  }
+  return response.json().data as {
+    _id: string;
+    reference: string;
+    ussdString: string;
+    amount: number;
+    status: string;
+    expiresAt: string;
+  };
+}
+
+/** A customer dials a USSD reference (sandbox gateway); answers the response. */
+export function dialUssd(
+  app: FastifyInstance,
+  reference: string,
+  extra: Record<string, unknown> = {},
+) {
+  return app.inject({
+    method: 'POST',
+    url: '/admin/sandbox/ussd-dials',
+    headers: adminHeaders,
+    payload: { reference, ...extra },
+  });
+}

@@ -48,6 +48,19 @@ export const SandboxVirtualAccountPaymentBody = Type.Object({
   ),
 });
 
+export const SandboxUssdDialBody = Type.Object({
+  reference: Type.String({ pattern: '^[0-9]{10}$', description: 'The USSD reference dialled.' }),
+  ussdBankCode: Type.Optional(
+    Type.String({
+      maxLength: 10,
+      description: "The customer's bank (USSD code, 737 or *737#); default the reference's own.",
+    }),
+  ),
+  amount: Type.Optional(
+    Type.Number({ description: "Naira the customer's bank debits; default the reference's." }),
+  ),
+});
+
 export const SandboxCreditBody = Type.Object({
   accountNumber: Type.String({ pattern: '^[0-9]{10}$' }),
   amount: Type.Number({ description: 'Naira, at most two decimals.' }),

@@ -166,4 +166,17 @@ export const COMMANDS: Record<string, { usage: string; run: Command }> = {
       });
     },
   },
+  'sandbox:ussd-dial': {
+    usage:
+      'sandbox:ussd-dial --reference REF [--bank USSD_CODE] [--amount NAIRA]   a customer dials a ' +
+      'USSD reference at their bank and pays it',
+    run: (context) => {
+      const { options } = context;
+      return call(context, 'POST', '/admin/sandbox/ussd-dials', {
+        reference: required(context, 'reference'),
+        ...(options.bank === undefined ? {} : { ussdBankCode: options.bank }),
+        ...(options.amount === undefined ? {} : { amount: Number(options.amount) }),
+      });
+    },
+  },
 };

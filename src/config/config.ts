@@ -8,6 +8,7 @@ import {
 } from './env-reader.ts';
 import { type IdentityConfig, readIdentityConfig } from './identity-config.ts';
 import { type KycLimits, readKycLimits } from './kyc-limits.ts';
+import { readUssdConfig, type UssdConfig } from './ussd-config.ts';
 import { readVirtualAccountConfig, type VirtualAccountConfig } from './virtual-account-config.ts';
 
 export type IbsEnvironment = 'sandbox' | 'production';
@@ -44,6 +45,7 @@ export interface Config {
   readonly identity: IdentityConfig;
   readonly virtualAccounts: VirtualAccountConfig;
   readonly vas: VasConfig;
+  readonly ussd: UssdConfig;
 }
 
 export interface VasConfig {
@@ -183,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     transfers: readTransferConfig(read),
     identity: readIdentityConfig(read),
     virtualAccounts: readVirtualAccountConfig(read),
+    ussd: readUssdConfig(read, (name, fallback) => readSchedule(read, name, fallback)),
     vas: Object.freeze({
       statusQueryScheduleSeconds: readSchedule(
         read,

@@ -23,6 +23,14 @@ export const ERROR_CODES = {
     httpStatus: 400,
     message: 'The amount does not match what the virtual account takes.',
   },
+  USSD_REFERENCE_CLOSED: {
+    httpStatus: 400,
+    message: 'The USSD reference does not take payments any more.',
+  },
+  USSD_AMOUNT_MISMATCH: {
+    httpStatus: 400,
+    message: 'The amount does not match what the USSD reference takes.',
+  },
   VAS_PURCHASE_FAILED: {
     httpStatus: 400,
     message: 'The biller declined the purchase; nothing was charged.',
@@ -52,6 +60,10 @@ export const ERROR_CODES = {
   ACCOUNT_NOT_ACTIVE: { httpStatus: 402, message: 'Account is not active.' },
   TRANSFER_LIMIT_EXCEEDED: { httpStatus: 402, message: 'Transfer limit exceeded.' },
   RAIL_UNAVAILABLE: { httpStatus: 402, message: 'The beneficiary bank is not available.' },
+  USSD_GATEWAY_UNAVAILABLE: {
+    httpStatus: 402,
+    message: 'The USSD gateway is not available. Try again later.',
+  },
   BILLER_UNAVAILABLE: {
     httpStatus: 402,
     message: 'The biller is not available. Try again later.',

@@ -24,6 +24,16 @@ export function feeWithVat(feeKobo: Kobo, vatBasisPoints: bigint): Charges {
   return { feeKobo, vatKobo: vatOn(feeKobo, vatBasisPoints) };
 }
 
+/** A share of the amount (basis points, half up to the kobo), at most the cap, plus its VAT. */
+export function cappedShareCharges(
+  amountKobo: Kobo,
+  fee: { readonly basisPoints: bigint; readonly capKobo: Kobo },
+  vatBasisPoints: bigint,
+): Charges {
+  const share = (amountKobo * fee.basisPoints + 5_000n) / 10_000n;
+  return feeWithVat(share < fee.capKobo ? share : fee.capKobo, vatBasisPoints);
+}
+
 /** The fee of the first tier that covers the amount, plus its VAT. */
 export function tieredCharges(
   amountKobo: Kobo,

@@ -6,6 +6,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'transfer',
   'virtualAccount.transfer',
   'vas.transaction',
+  'ussd.payment',
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

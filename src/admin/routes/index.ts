@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requireAdminToken } from '../../http/plugins/admin-auth.ts';
 import { type ClientRoutesOptions, clientRoutes } from './clients.ts';
 import { type SandboxCreditRouteOptions, sandboxCreditRoute } from './sandbox-credits.ts';
+import { type SandboxUssdDialRouteOptions, sandboxUssdDialRoute } from './sandbox-ussd-dials.ts';
 import {
   type SandboxVirtualAccountPaymentRouteOptions,
   sandboxVirtualAccountPaymentRoute,
@@ -12,6 +13,7 @@ import { type AdminWebhookRoutesOptions, adminWebhookRoutes } from './webhooks.t
 export type AdminRoutesOptions = { readonly adminToken: string } & ClientRoutesOptions &
   SandboxCreditRouteOptions &
   SandboxVirtualAccountPaymentRouteOptions &
+  SandboxUssdDialRouteOptions &
   VasCatalogueRoutesOptions &
   AdminWebhookRoutesOptions;
 
@@ -21,6 +23,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
   await app.register(clientRoutes, options);
   await app.register(sandboxCreditRoute, options);
   await app.register(sandboxVirtualAccountPaymentRoute, options);
+  await app.register(sandboxUssdDialRoute, options);
   await app.register(adminWebhookRoutes, options);
   await app.register(vasCatalogueRoutes, options);
 };

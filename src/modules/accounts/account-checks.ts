@@ -53,3 +53,30 @@ export async function findSweepDestination(
     ? destination
     : undefined;
 }
+
+/**
+ * Where a collection (a virtual account, a USSD reference) settles: the caller's own Active
+ * account at this bank, named as `{ bankCode, accountNumber }`, or a 400 on the field that says
+ * what is expected.
+ */
+export async function findSettlementAccount(
+  db: Queryable,
+  clientId: string,
+  wanted: { readonly bankCode: string; readonly accountNumber: string },
+  institutionCode: string,
+): Promise<Account> {
+  if (wanted.bankCode !== institutionCode) {
+    const message = `must be this bank's code, ${institutionCode}`;
+    throw new AppError('VALIDATION_ERROR', `settlementAccount.bankCode ${message}.`, {
+      details: [{ field: 'settlementAccount.bankCode', message }],
+    });
+  }
+  const account = await findAccountByNumber(db, wanted.accountNumber);
+  if (account === undefined || account.clientId !== clientId || account.status !== 'Active') {
+    const message = 'must be one of your Active accounts at this bank';
+    throw new AppError('VALIDATION_ERROR', `settlementAccount.accountNumber ${message}.`, {
+      details: [{ field: 'settlementAccount.accountNumber', message }],
+    });
+  }
+  return account;
+}

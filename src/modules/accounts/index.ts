@@ -6,6 +6,7 @@ export { type Account, DEFAULT_NOTIFICATION_SETTINGS } from './account.ts';
 export {
   findActiveAccount,
   findOwnActiveAccount,
+  findSettlementAccount,
   findSweepDestination,
   requireActive,
 } from './account-checks.ts';

@@ -6,14 +6,18 @@ import type { Account } from '../accounts/index.ts';
 import type { Transfer } from './transfer.ts';
 
 /**
- * A number of ours that is not an account but collects payments for one (a virtual account):
- * the transfers module pays it like an account, into its settlement account, and the owner
- * accepts or refuses each payment inside the payment's own database call (the item's
- * `collection`, which apply_transfer_batch hands to virtual_account_collect, migration 0016).
- * The virtual accounts module implements this port; services.ts plugs it in.
+ * Something of ours that collects payments for an account: a virtual account (a number a payer
+ * sends to) or a USSD payment reference (a code a payer dials at their own bank). The transfers
+ * module pays it like an account, into its settlement account, and the owner accepts or refuses
+ * each payment inside the payment's own database call: the batch item carries the owner's
+ * `claim`, which apply_transfer_batch hands to the owner's SQL function by its `kind`
+ * (migration 0019). The virtual accounts and USSD modules implement this port; services.ts
+ * plugs them in.
  */
 export interface CollectionAccount {
+  /** The row the owner's SQL decides on; the batch locks it, so payments to it go one at a time. */
   readonly id: string;
+  /** The number the payment names as its beneficiary. */
   readonly accountNumber: string;
   /** The name a payer sees in name enquiry and on the transfer. */
   readonly accountName: string;
@@ -23,9 +27,30 @@ export interface CollectionAccount {
   readonly payable: boolean;
   /** What the bank charges the client on a payment of this amount. */
   charges(amountKobo: Kobo): Charges;
-  /** The owner's webhook for an accepted payment (the settlement account's Inwards row). */
-  paymentEvent(payment: Transfer): OutboxEvent;
+  /** What the owner's SQL function gets to accept or refuse this payment. */
+  claim(payment: CollectionPayment): CollectionClaim;
+  /** The settlement account's statement line for the payment (its Inwards row). */
+  narration(payment: Transfer): string;
+  /** The owner's webhooks for an accepted payment (the settlement account's Inwards row). */
+  paymentEvents(payment: Transfer): OutboxEvent[];
 }
+
+/** A payment as a collection's owner judges it. */
+export interface CollectionPayment {
+  readonly id: string;
+  readonly sessionId: string;
+  readonly amountKobo: Kobo;
+  /** When the bank received it: what an expiry is judged by. */
+  readonly receivedAt: Date;
+}
+
+/**
+ * The batch item's `collection` field. `kind` picks the owner's SQL function in
+ * apply_transfer_batch; the rest is that function's own business.
+ */
+export type CollectionClaim = { readonly kind: 'virtualAccount' | 'ussdReference' } & Readonly<
+  Record<string, string>
+>;
 
 export interface Collections {
   /** The collection accounts with these numbers, by number; others are absent. */
@@ -37,20 +62,6 @@ export interface Collections {
 
 /** No collection accounts (a deployment or test without the virtual accounts module). */
 export const NO_COLLECTIONS: Collections = { findByNumbers: async () => new Map() };
-
-/** The item field that asks the batch call to have the payment accepted by its owner. */
-export function collectionJson(
-  collection: CollectionAccount,
-  payment: { id: string; sessionId: string; amountKobo: Kobo; receivedAt: Date },
-) {
-  return {
-    virtualAccountId: collection.id,
-    transferId: payment.id,
-    sessionId: payment.sessionId,
-    amount: payment.amountKobo.toString(),
-    receivedAt: payment.receivedAt.toISOString(),
-  };
-}
 
 /** The payment's row: the settlement account's Inwards transfer, named for the collection account. */
 export function asCollectionPayment(

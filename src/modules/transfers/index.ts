@@ -4,6 +4,8 @@
  */
 export {
   type CollectionAccount,
+  type CollectionClaim,
+  type CollectionPayment,
   type Collections,
   NO_COLLECTIONS,
 } from './collections.ts';

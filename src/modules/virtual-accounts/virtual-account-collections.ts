@@ -1,6 +1,6 @@
 import type { VirtualAccountConfig } from '../../config/virtual-account-config.ts';
 import type { Queryable } from '../../db/db.ts';
-import { type Charges, feeWithVat } from '../../ledger/charges.ts';
+import { type Charges, cappedShareCharges } from '../../ledger/charges.ts';
 import type { Clock } from '../../shared/clock.ts';
 import type { Kobo } from '../../shared/money.ts';
 import { findAccountsByNumber } from '../accounts/index.ts';
@@ -47,7 +47,18 @@ export function createVirtualAccountCollections(deps: VirtualAccountCollectionsD
         settlementAccount,
         payable: statusAt(account, now) === 'Active' && settlementAccount.status === 'Active',
         charges: (amountKobo) => collectionCharges(deps, amountKobo),
-        paymentEvent: (payment) => paymentEvent(account, payment),
+        // virtual_account_collect (migration 0016) reads these fields.
+        claim: (payment) => ({
+          kind: 'virtualAccount',
+          virtualAccountId: account.id,
+          transferId: payment.id,
+          sessionId: payment.sessionId,
+          amount: payment.amountKobo.toString(),
+          receivedAt: payment.receivedAt.toISOString(),
+        }),
+        narration: (payment) =>
+          `Virtual account ${account.accountNumber} from ${payment.debit.accountName}: ${payment.narration}`,
+        paymentEvents: (payment) => [paymentEvent(account, payment)],
       });
     }
     return found;
@@ -61,9 +72,11 @@ export function collectionCharges(
   deps: { config: VirtualAccountConfig; vatBasisPoints: bigint },
   amountKobo: Kobo,
 ): Charges {
-  const share = (amountKobo * deps.config.feeBasisPoints + 5_000n) / 10_000n;
-  const fee = share < deps.config.feeCapKobo ? share : deps.config.feeCapKobo;
-  return feeWithVat(fee, deps.vatBasisPoints);
+  return cappedShareCharges(
+    amountKobo,
+    { basisPoints: deps.config.feeBasisPoints, capKobo: deps.config.feeCapKobo },
+    deps.vatBasisPoints,
+  );
 }
 
 function paymentEvent(

@@ -6,7 +6,7 @@ import type { Clock } from '../../shared/clock.ts';
 import { isObjectId, newObjectId } from '../../shared/ids.ts';
 import type { DestinationPolicy } from '../../webhooks/destination-guard.ts';
 import { checkDestination } from '../../webhooks/webhook-service.ts';
-import { findAccountByNumber, newAccountNumber } from '../accounts/index.ts';
+import { findSettlementAccount, newAccountNumber } from '../accounts/index.ts';
 import { clientNames } from '../clients/index.ts';
 import { findTransfersByIds, type Transfer } from '../transfers/index.ts';
 import type {
@@ -48,7 +48,12 @@ export function createVirtualAccountService(deps: VirtualAccountServiceDeps) {
       return earlier;
     }
     checkValidFor(request.validForSeconds);
-    const settlement = await settlementAccountOf(principal, request.settlementAccount);
+    const settlement = await findSettlementAccount(
+      deps.db,
+      principal.clientId,
+      request.settlementAccount,
+      deps.institutionCode,
+    );
     const callbackUrl = await callbackUrlFor(principal, request.callbackUrl);
     // Upper case, as every account of the client is named.
     const clientName = (
@@ -225,31 +230,6 @@ export function createVirtualAccountService(deps: VirtualAccountServiceDeps) {
         details: [{ field: 'validFor', message }],
       });
     }
-  }
-
-  /** The caller's own Active account at this bank, or a 400 that says what is expected. */
-  async function settlementAccountOf(
-    principal: Principal,
-    wanted: { bankCode: string; accountNumber: string },
-  ) {
-    if (wanted.bankCode !== deps.institutionCode) {
-      const message = `must be this bank's code, ${deps.institutionCode}`;
-      throw new AppError('VALIDATION_ERROR', `settlementAccount.bankCode ${message}.`, {
-        details: [{ field: 'settlementAccount.bankCode', message }],
-      });
-    }
-    const account = await findAccountByNumber(deps.db, wanted.accountNumber);
-    if (
-      account === undefined ||
-      account.clientId !== principal.clientId ||
-      account.status !== 'Active'
-    ) {
-      const message = 'must be one of your Active accounts at this bank';
-      throw new AppError('VALIDATION_ERROR', `settlementAccount.accountNumber ${message}.`, {
-        details: [{ field: 'settlementAccount.accountNumber', message }],
-      });
-    }
-    return account;
   }
 
   /** The given URL (checked), or none when the client's webhook URL will receive its payments. */

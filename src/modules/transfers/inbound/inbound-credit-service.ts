@@ -11,12 +11,7 @@ import { newObjectId } from '../../../shared/ids.ts';
 import { invariant } from '../../../shared/invariant.ts';
 import { outboxEventsJson } from '../../../webhooks/outbox.ts';
 import { type Account, findAccountByNumber, requireActive } from '../../accounts/index.ts';
-import {
-  asCollectionPayment,
-  type CollectionAccount,
-  type Collections,
-  collectionJson,
-} from '../collections.ts';
+import { asCollectionPayment, type CollectionAccount, type Collections } from '../collections.ts';
 import { commitWithSweeps } from '../intra-bank/auto-sweep.ts';
 import { NIP_APPROVED, type Transfer } from '../transfer.ts';
 import {
@@ -46,6 +41,8 @@ export interface InboundCreditDeps {
 const NIP_REFUSALS: Readonly<Record<string, { code: string; message: string }>> = {
   VIRTUAL_ACCOUNT_CLOSED: { code: '07', message: 'Invalid Account' },
   VIRTUAL_ACCOUNT_AMOUNT_REFUSED: { code: '13', message: 'Invalid Amount' },
+  USSD_REFERENCE_CLOSED: { code: '07', message: 'Invalid Account' },
+  USSD_AMOUNT_MISMATCH: { code: '13', message: 'Invalid Amount' },
 };
 
 /** A credit ready for the call (apply_transfer_batch 'receive', migration 0015). */
@@ -59,8 +56,9 @@ interface PreparedCredit {
  * is unique, so a resent credit answers the first one and moves nothing. Credits that arrive
  * together are group-committed, one database call per batch (like placements); the hot GL
  * settlement account is locked once per batch. A credit to a collection account (a virtual
- * account) lands on its settlement account, less the collection charges, if its owner accepts
- * it in the same call; a refusal moves nothing and answers the sender with a NIP code.
+ * account by its number, or a USSD reference its module names) lands on its settlement
+ * account, less the collection charges, if its owner accepts it in the same call; a refusal
+ * moves nothing and answers the sender with a NIP code.
  */
 export function createInboundCreditService(deps: InboundCreditDeps) {
   const credits = createGroupCommit<PreparedCredit, AppliedResult>({
@@ -78,8 +76,18 @@ export function createInboundCreditService(deps: InboundCreditDeps) {
       }),
   });
 
-  async function receive(credit: InboundCreditRequest): Promise<Transfer> {
-    const { account, collection } = await creditedAccount(credit.beneficiaryAccountNumber);
+  /**
+   * Receives a credit for the account or virtual account it names, or, when `collectedBy` is
+   * given (a USSD payment its gateway reported), for that collection's settlement account.
+   */
+  async function receive(
+    credit: InboundCreditRequest,
+    collectedBy?: CollectionAccount,
+  ): Promise<Transfer> {
+    const { account, collection } =
+      collectedBy === undefined
+        ? await creditedAccount(credit.beneficiaryAccountNumber)
+        : { account: collectedBy.settlementAccount, collection: collectedBy };
     const received = buildTransfer(credit, account);
     const transfer =
       collection === undefined
@@ -88,24 +96,23 @@ export function createInboundCreditService(deps: InboundCreditDeps) {
     const journal = journalJson({
       id: newObjectId(deps.clock),
       kind: 'inbound_transfer',
-      narration:
-        collection === undefined
-          ? transfer.narration
-          : `Virtual account ${collection.accountNumber} from ${transfer.debit.accountName}: ${transfer.narration}`,
+      narration: collection === undefined ? transfer.narration : collection.narration(transfer),
       reference: transfer.paymentReference,
       transferId: transfer.id,
       createdAt: transfer.createdAt,
       postings: creditPostings(transfer),
     });
-    const event =
+    const events =
       collection === undefined
-        ? {
-            clientId: transfer.clientId,
-            type: 'transfer' as const,
-            data: transferView(transfer),
-            callbackUrl: account.callbackUrl,
-          }
-        : collection.paymentEvent(transfer);
+        ? [
+            {
+              clientId: transfer.clientId,
+              type: 'transfer' as const,
+              data: transferView(transfer),
+              callbackUrl: account.callbackUrl,
+            },
+          ]
+        : collection.paymentEvents(transfer);
     const result = await credits.submit({
       account,
       sql: {
@@ -116,11 +123,11 @@ export function createInboundCreditService(deps: InboundCreditDeps) {
           ...journal.accountIds,
           ...(collection === undefined ? [] : [collection.id]),
         ],
-        events: outboxEventsJson([event]),
+        events: outboxEventsJson(events),
         ...(collection === undefined
           ? {}
           : {
-              collection: collectionJson(collection, {
+              collection: collection.claim({
                 ...transfer,
                 receivedAt: credit.receivedAt ?? transfer.createdAt,
               }),

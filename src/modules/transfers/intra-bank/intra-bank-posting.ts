@@ -6,6 +6,7 @@ import type { Clock } from '../../../shared/clock.ts';
 import { newObjectId } from '../../../shared/ids.ts';
 import { enqueueEvents, type OutboxEvent } from '../../../webhooks/outbox.ts';
 import type { Account } from '../../accounts/index.ts';
+import type { CollectionAccount } from '../collections.ts';
 import type { Transfer } from '../transfer.ts';
 import { buildInwardTwin } from '../transfer-builder.ts';
 import { insertTransferWithTwin, type NewTransferExtras } from '../transfer-repository.ts';
@@ -38,19 +39,17 @@ interface IntraBankParts {
  * The journal that moves an intra-bank transfer's money: the sender's debit, the credit, and the
  * charges the recipient pays on it (only a collection account's payment has any).
  */
-export function intraBankJournal(clock: Clock, parts: IntraBankParts): Journal {
-  const { outward, inward, debitAccount, beneficiary } = parts;
+export function intraBankJournal(
+  clock: Clock,
+  parts: IntraBankParts & { readonly collection?: CollectionAccount | undefined },
+): Journal {
+  const { outward, inward, debitAccount, beneficiary, collection } = parts;
   // A payment to a collection account (a virtual account) credits its settlement account: its
-  // statement line names the number paid and the payer.
-  const collected = inward.credit.accountNumber !== beneficiary.accountNumber;
+  // owner words the statement line.
   const credit = {
     accountId: beneficiary.id,
     amountKobo: outward.amountKobo,
-    ...(collected
-      ? {
-          narration: `Virtual account ${inward.credit.accountNumber} from ${outward.debit.accountName}: ${outward.narration}`,
-        }
-      : {}),
+    ...(collection === undefined ? {} : { narration: collection.narration(inward) }),
   };
   return {
     id: newObjectId(clock),

@@ -12,12 +12,7 @@ import type { Kobo } from '../../../shared/money.ts';
 import { outboxEventsJson } from '../../../webhooks/outbox.ts';
 import { type Account, findAccountsByNumber, requireActive } from '../../accounts/index.ts';
 import type { BeneficiaryService } from '../../beneficiaries/index.ts';
-import {
-  asCollectionPayment,
-  type CollectionAccount,
-  type Collections,
-  collectionJson,
-} from '../collections.ts';
+import { asCollectionPayment, type CollectionAccount, type Collections } from '../collections.ts';
 import { intraBankEvents, intraBankJournal } from '../intra-bank/intra-bank-posting.ts';
 import {
   findEnquiriesBySession,
@@ -195,7 +190,7 @@ export function preparePlacement(
     const twin = buildInwardTwin(outward, credited, deps.clock);
     const inward = collection === undefined ? twin : asCollectionPayment(twin, collection, 0n);
     const sides = { outward, inward, debitAccount, beneficiary: credited };
-    const journal = journalJson(intraBankJournal(deps.clock, sides));
+    const journal = journalJson(intraBankJournal(deps.clock, { ...sides, collection }));
     const events = intraBankEvents(sides);
     return {
       sql: {
@@ -211,11 +206,11 @@ export function preparePlacement(
         events: outboxEventsJson(
           collection === undefined
             ? events
-            : [events[0] as (typeof events)[number], collection.paymentEvent(inward)],
+            : [events[0] as (typeof events)[number], ...collection.paymentEvents(inward)],
         ),
         ...(collection === undefined
           ? {}
-          : { collection: collectionJson(collection, { ...inward, receivedAt: now }) }),
+          : { collection: collection.claim({ ...inward, receivedAt: now }) }),
         daily,
         // An intra-bank transfer has succeeded already; a NIP one saves it when it settles.
         ...(body.saveBeneficiary ? { beneficiary: deps.beneficiaries.toSave(enquiry) } : {}),

@@ -1,0 +1,36 @@
+import type { Db } from '../../db/db.ts';
+import type { Clock } from '../../shared/clock.ts';
+import { createPollLoop, type PollLoopOptions } from '../../shared/poll-loop.ts';
+import { claimDueQueries } from './ussd-repository.ts';
+import type { UssdService } from './ussd-service.ts';
+
+export interface UssdStatusQueryWorkerDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly ussd: Pick<UssdService, 'queryAndSettle'>;
+  readonly batchSize: number;
+  readonly pollIntervalMs: number;
+  /** How long a claimed reference is hidden from other workers while the gateway is asked. */
+  readonly claimSeconds: number;
+  readonly onError?: PollLoopOptions['onError'];
+  readonly onRecovered?: PollLoopOptions['onRecovered'];
+}
+
+/**
+ * Finds USSD payments whose notice never arrived: asks the gateway about unpaid references on a
+ * backoff until they are well past expiry. Several workers share the work (SKIP LOCKED).
+ */
+export function createUssdStatusQueryWorker(deps: UssdStatusQueryWorkerDeps) {
+  async function runOnce(): Promise<number> {
+    const due = await claimDueQueries(deps.db, {
+      now: deps.clock.now(),
+      limit: deps.batchSize,
+      claimSeconds: deps.claimSeconds,
+    });
+    await Promise.all(due.map((reference) => deps.ussd.queryAndSettle(reference)));
+    return due.length;
+  }
+
+  const pollLoop = createPollLoop(runOnce, deps);
+  return { runOnce, start: pollLoop.start, stop: pollLoop.stop };
+}
