@@ -30,7 +30,8 @@ export type WorkerName =
 
 /**
  * Every background loop, tuned from the configuration: the status queries that settle
- * Processing NIP transfers, and webhook delivery. The server runs those its configuration
+ * Processing NIP transfers, pending VAS purchases and USSD payments whose notice was lost, and
+ * webhook delivery. The server runs those its configuration
  * enables; the worker process (`npm run worker`) runs them all. Several can run against one
  * PostgreSQL: they claim disjoint work with FOR UPDATE SKIP LOCKED.
  */

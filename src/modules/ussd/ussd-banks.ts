@@ -9,9 +9,10 @@
  * (momocalc.com/codes/ussd/nigeria), a 2021 list of the banks' USSD deactivation codes, which
  * start with the same short code (businesspost.ng, "USSD Deactivation Codes of Major Banks in
  * Nigeria"), and the bank-code maps of open-source USSD merchant-payment apps found by code
- * search. Codes seen once, or with two values, are left out: Globus Bank (*989#, one source),
- * Heritage Bank (licence revoked in 2024). Keystone's older *7111# replaced *777#; both sources
- * that agree give *7111#. docs/ussd.md keeps the table and says how to change it.
+ * search. A code seen in one copy only is left out: Globus Bank (*989#); so is Heritage Bank
+ * (licence revoked in 2024). Where copies disagree, the value two of them agree on is kept:
+ * Keystone is *7111# in two, while one older app map still has *777#. docs/ussd.md keeps the
+ * table and says how to change it.
  */
 export interface UssdBank {
   /** The name the transfers bank list uses for the same NIP code. */

@@ -149,8 +149,11 @@ export function createUssdService(deps: UssdServiceDeps) {
    */
   async function settle(notice: UssdPaymentNotice): Promise<Transfer> {
     const payerBank = findUssdBank(notice.ussdBankCode);
+    if (payerBank === undefined) {
+      throw new AppError('USSD_REFERENCE_CLOSED', 'The paying bank takes no USSD payments here.');
+    }
     const reference = await repository.findByReference(db, notice.reference);
-    if (reference === undefined || payerBank === undefined) {
+    if (reference === undefined) {
       throw new AppError('USSD_REFERENCE_CLOSED', 'The USSD reference does not exist.');
     }
     const settlement = await findAccountByNumber(db, reference.settlementAccountNumber);
