@@ -31,6 +31,8 @@ export function createCliContext(argv: string[], env: NodeJS.ProcessEnv): CliCon
       narration: { type: 'string' },
       'payer-bank': { type: 'string' },
       scenario: { type: 'string' },
+      reference: { type: 'string' },
+      bank: { type: 'string' },
       status: { type: 'string' },
       event: { type: 'string' },
       since: { type: 'string' },

@@ -63,6 +63,23 @@ export interface SdkVirtualAccountService {
   delete(id: string): Promise<SdkResponse<unknown>>;
 }
 
+export interface SdkUssdSettlementAccount {
+  bankCode: string;
+  accountNumber: string;
+}
+
+/** The published PHP SDK's UssdPaymentService; the Node SDK has no USSD service. */
+export interface SdkUssdPaymentService {
+  getBanks(): Promise<SdkResponse<unknown>>;
+  createReference(
+    amount: string | number,
+    merchantName: string,
+    ussdBankCode: string,
+    callbackUrl: string,
+    settlementAccount: SdkUssdSettlementAccount,
+  ): Promise<SdkResponse<unknown>>;
+}
+
 export interface SdkAppError extends Error {
   statusCode: number;
   error: string;
@@ -94,6 +111,43 @@ export const Verification = require('@specialman/safehaven/services/verification
 export const VirtualAccount = require('@specialman/safehaven/services/virtualAccount.js') as new (
   request: SdkRequest,
 ) => SdkVirtualAccountService;
+
+/**
+ * What the published PHP SDK's UssdPaymentService sends, on the Node SDK's own request function
+ * (its headers, its envelope handling, its errors): GET ussd-payment/banks, and POST ussd-payment
+ * with the amount cast to a string, as PHP's `(string) $amount` does.
+ */
+export class UssdPayment implements SdkUssdPaymentService {
+  readonly #request: SdkRequest;
+
+  constructor(request: SdkRequest) {
+    this.#request = request;
+  }
+
+  getBanks() {
+    return this.#request('/ussd-payment/banks', { method: 'GET' });
+  }
+
+  createReference(
+    amount: string | number,
+    merchantName: string,
+    ussdBankCode: string,
+    callbackUrl: string,
+    settlementAccount: SdkUssdSettlementAccount,
+  ) {
+    return this.#request('/ussd-payment', {
+      method: 'POST',
+      data: {
+        amount: String(amount),
+        merchantName,
+        ussdBankCode,
+        callbackUrl,
+        settlementAccount,
+      },
+    });
+  }
+}
+
 export const { AppError } = require('@specialman/safehaven/middleware/error.js') as {
   AppError: new (...args: unknown[]) => SdkAppError;
 };

@@ -208,6 +208,40 @@ describe('README quick start on a fresh machine', { timeout: 240_000 }, () => {
     assert.equal((await mainAccount(token)).accountBalance, before + 2500 - 12.5 - 0.94);
   });
 
+  test('`openibs sandbox:ussd-dial` pays a USSD reference', async () => {
+    const token = await cliToken();
+    const headers = { authorization: `Bearer ${token}`, clientid: demo.ibsClientId };
+    const api = async (method: string, url: string, body?: unknown) => {
+      const response = await fetch(`${baseUrl}${url}`, {
+        method,
+        headers: { ...headers, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
+      });
+      const json = (await response.json()) as { data: unknown };
+      assert.equal(response.status, 200, `${method} ${url}: ${JSON.stringify(json)}`);
+      return json.data;
+    };
+    // Its own settlement account, so the main account's balance stays the README's.
+    const settlement = (await api('POST', '/accounts', { suffix: 'Shop' })) as WireAccount;
+    const { reference } = (await api('POST', '/ussd-payment', {
+      amount: '1500.00',
+      merchantName: 'Demo Store',
+      ussdBankCode: '737',
+      callbackUrl: 'https://merchant.example.com/hooks/ussd',
+      settlementAccount: { bankCode: '999240', accountNumber: settlement.accountNumber },
+    })) as { reference: string };
+    const output = await cli('sandbox:ussd-dial', '--reference', reference);
+    const dialled = JSON.parse(output) as { outcome: string; reference: { status: string } };
+    assert.equal(dialled.outcome, 'paid', output);
+    assert.equal(dialled.reference.status, 'Paid', output);
+    const paid = (await api('GET', `/ussd-payment/${reference}`)) as { status: string };
+    assert.equal(paid.status, 'Paid');
+    // ₦1,500 less the 0.5% fee (₦7.50) and its VAT (₦0.56).
+    const after = (await api('GET', `/accounts/${settlement._id}`)) as WireAccount;
+    assert.equal(after.accountBalance, 1491.94);
+  });
+
   test('SIGTERM shuts the server down gracefully with exit code 0', async () => {
     const server = servers.at(-1);
     assert.ok(server?.running, 'the server is still running');
