@@ -1,3 +1,4 @@
+import type { ItemFailure, ItemRefusal } from '../../db/batch-items.ts';
 import type { Queryable } from '../../db/db.ts';
 import type { Kobo } from '../../shared/money.ts';
 import type { Transfer, TransferDirection, TransferStatus } from './transfer.ts';
@@ -109,31 +110,17 @@ export function transferRowJson(transfer: Transfer, extras: NewTransferExtras = 
 
 const jsonSafe = (value: unknown) => (typeof value === 'bigint' ? value.toString() : value);
 
-/** An item of a batch call that failed for a reason other than a refusal: it alone. */
-export interface ItemFailure {
-  readonly kind: 'failed';
-  readonly sqlstate: string;
-  readonly message: string;
-}
-
-/** The error a caller whose item failed alone gets (a 500: it is our fault, not theirs). */
-export function itemFailure(failure: ItemFailure): Error {
-  return Object.assign(new Error(`transfer batch item failed: ${failure.message}`), {
-    code: failure.sqlstate,
-  });
-}
-
 /** What the placement function answered for one item of a batch. */
 export type PlacementResult =
   | { readonly kind: 'placed' }
   | { readonly kind: 'replay'; readonly transferId: string }
-  | { readonly kind: 'refused'; readonly code: string; readonly message: string | null }
+  | ItemRefusal
   | ItemFailure;
 
 /** What settling a rail answer, or receiving an inbound credit, came to. */
 export type AppliedResult =
   | { readonly kind: 'settled' | 'unchanged' | 'received' | 'duplicate' }
-  | { readonly kind: 'refused'; readonly code: string; readonly message: string | null }
+  | ItemRefusal
   | ItemFailure;
 
 /**

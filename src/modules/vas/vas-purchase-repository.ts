@@ -1,3 +1,4 @@
+import type { ItemFailure, ItemRefusal } from '../../db/batch-items.ts';
 import type { Queryable } from '../../db/db.ts';
 import type { VasService } from './providers/biller.ts';
 import type { Channel, Purchase, PurchaseStatus } from './vas-purchase.ts';
@@ -100,8 +101,8 @@ export function purchaseRowJson(purchase: Purchase) {
 export type VasBatchResult =
   | { readonly kind: 'placed' | 'settled' | 'unchanged' }
   | { readonly kind: 'replay'; readonly purchaseId: string }
-  | { readonly kind: 'refused'; readonly code: string; readonly message: string | null }
-  | { readonly kind: 'failed'; readonly sqlstate: string; readonly message: string };
+  | ItemRefusal
+  | ItemFailure;
 
 /** A batch of placements or settlements in one call (apply_vas_batch, migration 0017). */
 export async function applyVasBatch(

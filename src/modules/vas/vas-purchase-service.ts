@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../auth/principal.ts';
+import { throwIfRefusedOrFailed } from '../../db/batch-items.ts';
 import type { Db } from '../../db/db.ts';
 import { createGroupCommit, type GroupCommitLimits } from '../../db/group-commit.ts';
 import { AppError, recordNotFound } from '../../errors/app-error.ts';
-import { ERROR_CODES, type ErrorCode } from '../../errors/error-codes.ts';
 import { idempotencyClaimJson } from '../../idempotency/idempotency.ts';
 import { GL_ACCOUNTS } from '../../ledger/gl-accounts.ts';
 import { holdJson, journalJson } from '../../ledger/ledger-service.ts';
@@ -133,7 +133,7 @@ export function createVasPurchaseService(deps: VasPurchaseServiceDeps) {
     if (placed.kind === 'replay') {
       return load(placed.purchaseId);
     }
-    refuseOrFail(placed);
+    throwIfRefusedOrFailed(placed, 'VAS');
     const outcome = await deps.biller.purchase(billerRequest(pending));
     return settle(pending, outcome, { queried: false });
   }
@@ -192,7 +192,7 @@ export function createVasPurchaseService(deps: VasPurchaseServiceDeps) {
     if (result.kind === 'unchanged') {
       return load(purchase.id);
     }
-    refuseOrFail(result);
+    throwIfRefusedOrFailed(result, 'VAS');
     return settled;
   }
 
@@ -379,15 +379,3 @@ function finalEvents(purchase: Purchase): OutboxEvent[] {
 }
 
 /** The placement or settlement call's refusal, or an item that failed, as the error to answer. */
-function refuseOrFail(result: VasBatchResult): void {
-  if (result.kind === 'refused') {
-    const code = result.code in ERROR_CODES ? (result.code as ErrorCode) : undefined;
-    invariant(code !== undefined, `the VAS call refused with an unknown code: ${result.code}`);
-    throw new AppError(code, result.message ?? undefined);
-  }
-  if (result.kind === 'failed') {
-    throw Object.assign(new Error(`VAS batch item failed: ${result.message}`), {
-      code: result.sqlstate,
-    });
-  }
-}

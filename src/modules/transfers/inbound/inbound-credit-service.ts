@@ -1,3 +1,4 @@
+import { itemFailure } from '../../../db/batch-items.ts';
 import type { Db } from '../../../db/db.ts';
 import { createGroupCommit, type GroupCommitLimits } from '../../../db/group-commit.ts';
 import { AppError } from '../../../errors/app-error.ts';
@@ -18,7 +19,6 @@ import {
   type AppliedResult,
   applyTransferBatch,
   findInwardBySession,
-  itemFailure,
   transferRowJson,
 } from '../transfer-repository.ts';
 import { initialStatus } from '../transfer-state.ts';
@@ -135,7 +135,7 @@ export function createInboundCreditService(deps: InboundCreditDeps) {
       },
     });
     if (result.kind === 'failed') {
-      throw itemFailure(result);
+      throw itemFailure(result, 'transfer');
     }
     if (result.kind === 'refused') {
       throw refusal(result.code, result.message);

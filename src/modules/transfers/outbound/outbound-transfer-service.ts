@@ -1,5 +1,6 @@
 import type { Principal } from '../../../auth/principal.ts';
 import type { TransferConfig } from '../../../config/config.ts';
+import { itemFailure, refusalError } from '../../../db/batch-items.ts';
 import type { Db } from '../../../db/db.ts';
 import { createGroupCommit, type GroupCommitLimits } from '../../../db/group-commit.ts';
 import { requestFingerprint } from '../../../idempotency/idempotency.ts';
@@ -14,7 +15,6 @@ import {
   type AppliedResult,
   applyTransferBatch,
   findTransferById,
-  itemFailure,
   type PlacementResult,
   type TransferRecord,
 } from '../transfer-repository.ts';
@@ -23,7 +23,6 @@ import {
   type PlacementLookup,
   type PreparedPlacement,
   preparePlacement,
-  refusalError,
   type TransferRequest,
 } from './transfer-placement.ts';
 import { type PreparedSettlement, prepareSettlement } from './transfer-settlement.ts';
@@ -101,10 +100,10 @@ export function createOutboundTransferService(deps: OutboundTransferServiceDeps)
     );
     const result = await placements.submit(prepared);
     if (result.kind === 'refused') {
-      throw refusalError(result);
+      throw refusalError(result, 'transfer');
     }
     if (result.kind === 'failed') {
-      throw itemFailure(result);
+      throw itemFailure(result, 'transfer');
     }
     if (result.kind === 'replay') {
       return load(result.transferId);
@@ -161,7 +160,7 @@ export function createOutboundTransferService(deps: OutboundTransferServiceDeps)
     const prepared = prepareSettlement(settlementDeps, transfer, outcome);
     const result = await settlements.submit(prepared);
     if (result.kind === 'failed') {
-      throw itemFailure(result);
+      throw itemFailure(result, 'transfer');
     }
     return result.kind === 'settled' ? prepared.settled : load(transfer.id);
   }

@@ -1,8 +1,7 @@
 import type { Principal } from '../../../auth/principal.ts';
 import type { TransferConfig } from '../../../config/config.ts';
 import type { Queryable } from '../../../db/db.ts';
-import { AppError } from '../../../errors/app-error.ts';
-import { ERROR_CODES, type ErrorCode } from '../../../errors/error-codes.ts';
+import type { ErrorCode } from '../../../errors/error-codes.ts';
 import { idempotencyClaimJson } from '../../../idempotency/idempotency.ts';
 import { NO_CHARGES, tieredCharges } from '../../../ledger/charges.ts';
 import { holdJson, journalJson } from '../../../ledger/ledger-service.ts';
@@ -20,7 +19,7 @@ import {
   usableEnquiry,
 } from '../name-enquiry/name-enquiry-repository.ts';
 import { buildInwardTwin, buildOutward } from '../transfer-builder.ts';
-import type { PlacementResult, TransferRecord } from '../transfer-repository.ts';
+import type { TransferRecord } from '../transfer-repository.ts';
 import { transferRowJson } from '../transfer-repository.ts';
 
 export interface TransferRequest {
@@ -244,14 +243,6 @@ export function preparePlacement(
 }
 
 /** The placement call's refusal of a new request, as the AppError the API answers. */
-export function refusalError(result: Extract<PlacementResult, { kind: 'refused' }>): AppError {
-  const code = result.code in ERROR_CODES ? (result.code as ErrorCode) : undefined;
-  if (code === undefined) {
-    throw new Error(`the placement call refused with an unknown code: ${result.code}`);
-  }
-  return new AppError(code, result.message ?? undefined);
-}
-
 const BENEFICIARY_INACTIVE = {
   code: 'NAME_ENQUIRY_FAILED',
   message: 'The beneficiary account cannot receive transfers.',
