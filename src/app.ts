@@ -21,6 +21,11 @@ import { createValidatorFactory } from './http/plugins/validators.ts';
 import { serverTimeoutOptions } from './http/server-timeouts.ts';
 import { accountRoutes } from './modules/accounts/index.ts';
 import { beneficiaryRoutes } from './modules/beneficiaries/index.ts';
+import {
+  checkoutPageView,
+  checkoutPublicRoutes,
+  verifyCheckoutRoute,
+} from './modules/checkout/index.ts';
 import { identityRoutes } from './modules/identity/index.ts';
 import { findBank, transferRoutes } from './modules/transfers/index.ts';
 import { isUssdGatewaySimulator, ussdRoutes } from './modules/ussd/index.ts';
@@ -73,6 +78,26 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerOpenApi(app, config);
 
   await app.register(healthRoutes, { db: deps.db });
+  const ourBankName = findBank(config.institutionCode, config.institutionCode)?.name ?? '';
+  await app.register(checkoutPublicRoutes, {
+    checkoutService: services.checkoutService,
+    checkoutConfig: config.checkout,
+    maxAmountKobo: config.maxAmountKobo,
+    bank: { name: ourBankName, code: config.institutionCode },
+    checkoutViewContext: () => ({ institutionCode: config.institutionCode, now: deps.clock.now() }),
+    checkoutPageViews: {
+      page: (session) =>
+        checkoutPageView(session, {
+          now: deps.clock.now(),
+          environment: config.ibsEnv,
+          payable: {
+            BANK_TRANSFER: services.checkoutService.payable(session, 'BANK_TRANSFER'),
+            USSD: services.checkoutService.payable(session, 'USSD'),
+          },
+          banks: services.ussdService.banks(),
+        }),
+    },
+  });
   await app.register(tokenRoute, { tokenService: services.tokenService });
   await app.register(async (authenticated) => {
     requireAccessToken(authenticated, services.accessTokens);
@@ -111,6 +136,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ussdService: services.ussdService,
       maxAmountKobo: config.maxAmountKobo,
       ussdViewContext: () => ({ institutionCode: config.institutionCode, now: deps.clock.now() }),
+    });
+    await authenticated.register(verifyCheckoutRoute, {
+      checkoutService: services.checkoutService,
+      institutionCode: config.institutionCode,
+      clock: deps.clock,
     });
     await authenticated.register(beneficiaryRoutes, {
       beneficiaryService: services.beneficiaryService,

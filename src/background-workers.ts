@@ -1,5 +1,6 @@
 import type { Config } from './config/config.ts';
 import type { Db } from './db/db.ts';
+import { createCheckoutCompletionWorker } from './modules/checkout/index.ts';
 import { createStatusQueryWorker } from './modules/transfers/index.ts';
 import { createUssdStatusQueryWorker } from './modules/ussd/index.ts';
 import { createVasStatusQueryWorker } from './modules/vas/index.ts';
@@ -14,7 +15,10 @@ export interface BackgroundWorkerDeps {
   readonly config: Config;
   readonly db: Db;
   readonly clock: Clock;
-  readonly services: Pick<Services, 'outboundTransfers' | 'vasPurchaseService' | 'ussdService'>;
+  readonly services: Pick<
+    Services,
+    'outboundTransfers' | 'vasPurchaseService' | 'ussdService' | 'checkoutService'
+  >;
   /** Told about a run of failed rounds (throttled) and when a worker works again. */
   readonly report: {
     readonly onError: (worker: string, error: unknown, failedRounds: number) => void;
@@ -26,6 +30,7 @@ export type WorkerName =
   | 'statusQueries'
   | 'vasStatusQueries'
   | 'ussdStatusQueries'
+  | 'checkoutCompletions'
   | 'webhookDeliveries';
 
 /**
@@ -70,6 +75,14 @@ export function createBackgroundWorkers(deps: BackgroundWorkerDeps) {
     claimSeconds: config.transfers.statusQueryWorker.claimSeconds,
     ...reporting('ussdStatusQueries'),
   });
+  // Checkout sessions paid while no page watched them, so their event still goes out.
+  const checkoutCompletions = createCheckoutCompletionWorker({
+    checkout: deps.services.checkoutService,
+    batchSize: config.transfers.statusQueryWorker.batchSize,
+    pollIntervalMs: config.transfers.statusQueryWorker.pollIntervalMs,
+    everySeconds: 10,
+    ...reporting('checkoutCompletions'),
+  });
   const sender = createHttpSender({
     timeoutMs: config.webhooks.timeoutMs,
     policy: destinationPolicy(config),
@@ -84,7 +97,13 @@ export function createBackgroundWorkers(deps: BackgroundWorkerDeps) {
     pollIntervalMs: config.webhooks.pollIntervalMs,
     ...reporting('webhookDeliveries'),
   });
-  const all = { statusQueries, vasStatusQueries, ussdStatusQueries, webhookDeliveries };
+  const all = {
+    statusQueries,
+    vasStatusQueries,
+    ussdStatusQueries,
+    checkoutCompletions,
+    webhookDeliveries,
+  };
   const started = new Set<WorkerName>();
   return {
     /** Starts the named workers (by default, those the configuration runs in the server). */
@@ -119,6 +138,7 @@ export const ALL_WORKERS: readonly WorkerName[] = [
   'statusQueries',
   'vasStatusQueries',
   'ussdStatusQueries',
+  'checkoutCompletions',
   'webhookDeliveries',
 ];
 

@@ -1,11 +1,14 @@
 import { createAccessTokenIssuer } from './auth/access-tokens.ts';
+import { findActiveAppByOAuthClientId } from './auth/oauth-app-repository.ts';
 import { createTokenService } from './auth/token-service.ts';
 import type { Config, Secrets } from './config/config.ts';
 import type { Db } from './db/db.ts';
 import { groupCommitLimits } from './db/group-commit.ts';
+import { cappedShareCharges } from './ledger/charges.ts';
 import { GL_ACCOUNTS } from './ledger/gl-accounts.ts';
 import { createAccountService, createSubAccountService } from './modules/accounts/index.ts';
 import { createBeneficiaryService } from './modules/beneficiaries/index.ts';
+import { type CheckoutSandbox, createCheckoutService } from './modules/checkout/index.ts';
 import { clientNames, createClientService } from './modules/clients/index.ts';
 import {
   createIdentityBureauSimulator,
@@ -28,6 +31,7 @@ import {
   createUnconfiguredUssdGateway,
   createUssdGatewaySimulator,
   createUssdService,
+  isUssdGatewaySimulator,
   type UssdGateway,
 } from './modules/ussd/index.ts';
 import {
@@ -42,7 +46,7 @@ import {
   createVirtualAccountService,
   virtualAccountsAsAccounts,
 } from './modules/virtual-accounts/index.ts';
-import { createNipSimulator } from './rails/nip/nip-simulator.ts';
+import { createNipSimulator, isNipSimulator } from './rails/nip/nip-simulator.ts';
 import { createDatabaseSessionStore } from './rails/nip/simulator-sessions.ts';
 import type { Rail } from './rails/rail.ts';
 import { createUnconfiguredRail } from './rails/unconfigured-rail.ts';
@@ -206,6 +210,38 @@ export function createServices(deps: ServiceDeps) {
   });
   // Payments the gateway reports settle like credits from other banks.
   ussdGateway.onPayment((notice) => ussdService.settle(notice));
+  const vatBasisPoints = config.transfers.vatBasisPoints;
+  const checkoutService = createCheckoutService({
+    db,
+    clock,
+    institutionCode: config.institutionCode,
+    environment: config.ibsEnv,
+    config: config.checkout,
+    pageSecret: deps.secrets.tokenSigningSecret,
+    findPublicClient: (oauthClientId) => findActiveAppByOAuthClientId(db, oauthClientId),
+    clientNames,
+    virtualAccounts: virtualAccountService,
+    ussd: ussdService,
+    charges: {
+      BANK_TRANSFER: (amountKobo) =>
+        cappedShareCharges(
+          amountKobo,
+          {
+            basisPoints: config.virtualAccounts.feeBasisPoints,
+            capKobo: config.virtualAccounts.feeCapKobo,
+          },
+          vatBasisPoints,
+        ),
+      USSD: (amountKobo) =>
+        cappedShareCharges(
+          amountKobo,
+          { basisPoints: config.ussd.feeBasisPoints, capKobo: config.ussd.feeCapKobo },
+          vatBasisPoints,
+        ),
+    },
+    callbackPolicy: destinationPolicy(config),
+    sandbox: config.ibsEnv === 'sandbox' ? checkoutSandbox(rail, ussdGateway) : undefined,
+  });
   return {
     accessTokens,
     tokenService,
@@ -223,6 +259,7 @@ export function createServices(deps: ServiceDeps) {
     vasCatalogueService,
     vasPurchaseService,
     ussdService,
+    checkoutService,
     rail,
     ussdGateway,
   };
@@ -262,4 +299,29 @@ function createUssdGateway(config: Config, clock: Clock, db: Db): UssdGateway {
   return config.ibsEnv === 'sandbox'
     ? createUssdGatewaySimulator({ clock, references: createDatabaseReferenceStore(db) })
     : createUnconfiguredUssdGateway();
+}
+
+/** The sandbox customer of the checkout page: pays over the simulated NIP network or USSD gateway. */
+function checkoutSandbox(rail: Rail, ussdGateway: UssdGateway): CheckoutSandbox | undefined {
+  if (!isNipSimulator(rail) || !isUssdGatewaySimulator(ussdGateway)) {
+    return undefined;
+  }
+  return {
+    async payVirtualAccount(accountNumber, amountKobo) {
+      await rail.sendInboundCredit({
+        beneficiaryAccountNumber: accountNumber,
+        amountKobo,
+        originator: {
+          accountName: 'SANDBOX CHECKOUT PAYER',
+          accountNumber: '0123456789',
+          bankCode: '000013',
+        },
+        narration: 'Checkout payment',
+      });
+    },
+    // The customer tries: a declined or lost payment leaves the page waiting, as it would.
+    async dialUssd(reference, ussdBankCode) {
+      await ussdGateway.dial({ reference, ussdBankCode });
+    },
+  };
 }

@@ -1,4 +1,5 @@
 import { nairaTextToKobo } from '../shared/money.ts';
+import { type CheckoutConfig, readCheckoutConfig } from './checkout-config.ts';
 import {
   type EnvReader,
   readEnvBoolean,
@@ -46,6 +47,7 @@ export interface Config {
   readonly virtualAccounts: VirtualAccountConfig;
   readonly vas: VasConfig;
   readonly ussd: UssdConfig;
+  readonly checkout: CheckoutConfig;
 }
 
 export interface VasConfig {
@@ -186,6 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     identity: readIdentityConfig(read),
     virtualAccounts: readVirtualAccountConfig(read),
     ussd: readUssdConfig(read, (name, fallback) => readSchedule(read, name, fallback)),
+    checkout: readCheckoutConfig(read),
     vas: Object.freeze({
       statusQueryScheduleSeconds: readSchedule(
         read,

@@ -60,6 +60,10 @@ export const ERROR_CODES = {
   ACCOUNT_NOT_ACTIVE: { httpStatus: 402, message: 'Account is not active.' },
   TRANSFER_LIMIT_EXCEEDED: { httpStatus: 402, message: 'Transfer limit exceeded.' },
   RAIL_UNAVAILABLE: { httpStatus: 402, message: 'The beneficiary bank is not available.' },
+  CHECKOUT_CLOSED: {
+    httpStatus: 400,
+    message: 'The checkout session takes no payment any more.',
+  },
   USSD_GATEWAY_UNAVAILABLE: {
     httpStatus: 402,
     message: 'The USSD gateway is not available. Try again later.',

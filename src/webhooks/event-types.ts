@@ -7,6 +7,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'virtualAccount.transfer',
   'vas.transaction',
   'ussd.payment',
+  'checkout.payment',
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

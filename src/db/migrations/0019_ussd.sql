@@ -12,7 +12,8 @@ CREATE TABLE ussd_references (
   settlement_account_id     text NOT NULL REFERENCES accounts (id),
   -- Account numbers never change: kept here so a read needs no other module's table.
   settlement_account_number text NOT NULL,
-  callback_url              text NOT NULL,
+  -- Null for a reference made by checkout: its events go to the client's webhook URL.
+  callback_url              text,
   status                    text NOT NULL DEFAULT 'Pending' CHECK (status IN ('Pending', 'Paid')),
   expires_at                timestamptz NOT NULL,
   -- The accepted payment: the settlement account's Inwards transfer and what the gateway said.

@@ -67,6 +67,9 @@ export function referenceAsCollection(
         data: ussdReferenceView(paid, context, payment),
       };
       // The reference's callbackUrl always; the client's webhook URL too, unless it is the same.
+      if (reference.callbackUrl === null) {
+        return [{ ...event, callbackUrl: null }];
+      }
       return [
         { ...event, callbackUrl: reference.callbackUrl },
         ...(context.webhookUrl === null || context.webhookUrl === reference.callbackUrl

@@ -28,7 +28,8 @@ export interface UssdReference {
   readonly amountKobo: Kobo;
   readonly settlementAccountId: string;
   readonly settlementAccountNumber: string;
-  readonly callbackUrl: string;
+  /** Null: only the client's webhook URL hears of its payment (a checkout's reference). */
+  readonly callbackUrl: string | null;
   readonly status: StoredUssdReferenceStatus;
   readonly expiresAt: Date;
   readonly payment: UssdReferencePayment | null;
@@ -49,6 +50,6 @@ export interface NewUssdReferenceRequest {
   readonly amountKobo: Kobo;
   readonly merchantName: string;
   readonly ussdBankCode: string;
-  readonly callbackUrl: string;
+  readonly callbackUrl: string | null;
   readonly settlementAccount: { readonly bankCode: string; readonly accountNumber: string };
 }

@@ -14,7 +14,7 @@ interface UssdReferenceRow {
   amount_kobo: bigint;
   settlement_account_id: string;
   settlement_account_number: string;
-  callback_url: string;
+  callback_url: string | null;
   status: StoredUssdReferenceStatus;
   expires_at: Date;
   transfer_id: string | null;

@@ -59,7 +59,7 @@ export const UssdReferenceSchema = Type.Object({
   currencyCode: Type.String(),
   status: Type.Enum(['Pending', 'Paid', 'Expired']),
   expiresAt: Type.String({ format: 'date-time' }),
-  callbackUrl: Type.String(),
+  callbackUrl: NullableString,
   settlementAccount: Type.Object({ bankCode: Type.String(), accountNumber: Type.String() }),
   payment: Type.Union([
     Type.Object({

@@ -50,7 +50,7 @@ export function createUssdService(deps: UssdServiceDeps) {
   const { db, clock } = deps;
 
   async function create(
-    principal: Principal,
+    principal: Pick<Principal, 'clientId'>,
     request: NewUssdReferenceRequest,
   ): Promise<UssdReference> {
     const bank = findUssdBank(request.ussdBankCode);
@@ -66,7 +66,9 @@ export function createUssdService(deps: UssdServiceDeps) {
       request.settlementAccount,
       deps.institutionCode,
     );
-    await checkDestination(request.callbackUrl, deps.callbackPolicy);
+    if (request.callbackUrl !== null) {
+      await checkDestination(request.callbackUrl, deps.callbackPolicy);
+    }
     const now = clock.now();
     const expiresAt = new Date(now.getTime() + deps.config.referenceValidForSeconds * 1000);
     const merchantName = request.merchantName.trim();

@@ -38,10 +38,15 @@ export interface VirtualAccountPayment {
  * body replays the account it created, another body is 409, enforced by a unique index.
  */
 export function createVirtualAccountService(deps: VirtualAccountServiceDeps) {
+  /**
+   * `quiet`: no callbackUrl needed even without a webhook URL (an account checkout makes for a
+   * session: checkout tells the merchant, the account's own event is extra).
+   */
   async function create(
-    principal: Principal,
+    principal: Pick<Principal, 'clientId'>,
     request: NewVirtualAccountRequest,
     requestHash: string,
+    options: { quiet?: boolean } = {},
   ): Promise<VirtualAccount> {
     const earlier = await replayOrRefuse(principal, request.externalReference, requestHash);
     if (earlier !== undefined) {
@@ -54,7 +59,10 @@ export function createVirtualAccountService(deps: VirtualAccountServiceDeps) {
       request.settlementAccount,
       deps.institutionCode,
     );
-    const callbackUrl = await callbackUrlFor(principal, request.callbackUrl);
+    const callbackUrl =
+      options.quiet === true && request.callbackUrl === undefined
+        ? null
+        : await callbackUrlFor(principal, request.callbackUrl);
     // Upper case, as every account of the client is named.
     const clientName = (
       (await clientNames.nameOf(deps.db, principal.clientId)) ?? ''
@@ -100,7 +108,7 @@ export function createVirtualAccountService(deps: VirtualAccountServiceDeps) {
   }
 
   /** The caller's virtual account; a deleted or another client's one is unknown. */
-  async function get(principal: Principal, id: string): Promise<VirtualAccount> {
+  async function get(principal: Pick<Principal, 'clientId'>, id: string): Promise<VirtualAccount> {
     const account = isObjectId(id)
       ? await repository.findClientVirtualAccount(deps.db, principal.clientId, id)
       : undefined;
@@ -130,7 +138,10 @@ export function createVirtualAccountService(deps: VirtualAccountServiceDeps) {
   }
 
   /** No payment is accepted afterwards; those it received stay in status, statements, history. */
-  async function remove(principal: Principal, id: string): Promise<VirtualAccount> {
+  async function remove(
+    principal: Pick<Principal, 'clientId'>,
+    id: string,
+  ): Promise<VirtualAccount> {
     const account = await get(principal, id);
     const now = deps.clock.now();
     const deleted = await repository.markDeleted(deps.db, {
@@ -165,7 +176,10 @@ export function createVirtualAccountService(deps: VirtualAccountServiceDeps) {
     return { transfer, account };
   }
 
-  async function payments(principal: Principal, id: string): Promise<VirtualAccountPayment[]> {
+  async function payments(
+    principal: Pick<Principal, 'clientId'>,
+    id: string,
+  ): Promise<VirtualAccountPayment[]> {
     const account = await get(principal, id);
     const ids = await repository.paymentTransferIds(deps.db, account.id);
     const transfers = await findTransfersByIds(deps.db, ids);
@@ -198,7 +212,7 @@ export function createVirtualAccountService(deps: VirtualAccountServiceDeps) {
   }
 
   async function replayOrRefuse(
-    principal: Principal,
+    principal: Pick<Principal, 'clientId'>,
     reference: string | undefined,
     requestHash: string,
   ): Promise<VirtualAccount | undefined> {
@@ -233,7 +247,7 @@ export function createVirtualAccountService(deps: VirtualAccountServiceDeps) {
   }
 
   /** The given URL (checked), or none when the client's webhook URL will receive its payments. */
-  async function callbackUrlFor(principal: Principal, url: string | undefined) {
+  async function callbackUrlFor(principal: Pick<Principal, 'clientId'>, url: string | undefined) {
     if (url !== undefined) {
       await checkDestination(url, deps.callbackPolicy);
       return url;

@@ -1,0 +1,192 @@
+import type { Queryable } from '../../db/db.ts';
+import type {
+  CheckoutChannel,
+  CheckoutCustomer,
+  CheckoutSession,
+  FeeBearer,
+} from './checkout-session.ts';
+
+interface SessionRow {
+  id: string;
+  client_id: string;
+  reference_code: string;
+  request_hash: string;
+  amount_kobo: bigint;
+  fee_bearer: FeeBearer;
+  customer: CheckoutCustomer;
+  merchant_name: string;
+  settlement_account_id: string;
+  settlement_account_number: string;
+  redirect_url: string | null;
+  webhook_url: string | null;
+  custom_icon_url: string | null;
+  metadata: Record<string, unknown> | null;
+  origin: string | null;
+  status: 'Pending' | 'Completed';
+  virtual_account_id: string | null;
+  ussd_reference: string | null;
+  channel: CheckoutChannel | null;
+  transfer_id: string | null;
+  paid_kobo: bigint | null;
+  fees_kobo: bigint | null;
+  paid_at: Date | null;
+  expires_at: Date;
+  created_at: Date;
+  updated_at: Date;
+}
+
+function toSession(row: SessionRow): CheckoutSession {
+  return {
+    id: row.id,
+    clientId: row.client_id,
+    referenceCode: row.reference_code,
+    requestHash: row.request_hash,
+    amountKobo: BigInt(row.amount_kobo),
+    feeBearer: row.fee_bearer,
+    customer: row.customer,
+    merchantName: row.merchant_name,
+    settlementAccountId: row.settlement_account_id,
+    settlementAccountNumber: row.settlement_account_number,
+    redirectUrl: row.redirect_url,
+    webhookUrl: row.webhook_url,
+    customIconUrl: row.custom_icon_url,
+    metadata: row.metadata,
+    origin: row.origin,
+    status: row.status,
+    virtualAccountId: row.virtual_account_id,
+    ussdReference: row.ussd_reference,
+    payment:
+      row.channel === null || row.transfer_id === null
+        ? null
+        : {
+            channel: row.channel,
+            transferId: row.transfer_id,
+            paidKobo: BigInt(row.paid_kobo ?? 0n),
+            feesKobo: BigInt(row.fees_kobo ?? 0n),
+            paidAt: new Date(row.paid_at ?? row.updated_at),
+          },
+    expiresAt: new Date(row.expires_at),
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+const SELECT = 'SELECT * FROM checkout_sessions';
+
+/** Stores a new session; false when the client's referenceCode is taken. */
+export async function insertSession(db: Queryable, session: CheckoutSession): Promise<boolean> {
+  const rows = await db.query(
+    `INSERT INTO checkout_sessions (id, client_id, reference_code, request_hash, amount_kobo,
+        fee_bearer, customer, merchant_name, settlement_account_id, settlement_account_number,
+        redirect_url, webhook_url, custom_icon_url, metadata, origin, status, expires_at,
+        created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11, $12, $13, $14::jsonb, $15, $16,
+             $17, $18, $19)
+     ON CONFLICT (client_id, reference_code) DO NOTHING RETURNING id`,
+    [
+      session.id,
+      session.clientId,
+      session.referenceCode,
+      session.requestHash,
+      session.amountKobo,
+      session.feeBearer,
+      JSON.stringify(session.customer),
+      session.merchantName,
+      session.settlementAccountId,
+      session.settlementAccountNumber,
+      session.redirectUrl,
+      session.webhookUrl,
+      session.customIconUrl,
+      session.metadata === null ? null : JSON.stringify(session.metadata),
+      session.origin,
+      session.status,
+      session.expiresAt,
+      session.createdAt,
+      session.updatedAt,
+    ],
+  );
+  return rows.length === 1;
+}
+
+export async function findSession(db: Queryable, id: string): Promise<CheckoutSession | undefined> {
+  const rows = await db.query<SessionRow>(`${SELECT} WHERE id = $1`, [id]);
+  return rows[0] === undefined ? undefined : toSession(rows[0]);
+}
+
+export async function findByReferenceCode(
+  db: Queryable,
+  clientId: string,
+  referenceCode: string,
+): Promise<CheckoutSession | undefined> {
+  const rows = await db.query<SessionRow>(
+    `${SELECT} WHERE client_id = $1 AND reference_code = $2`,
+    [clientId, referenceCode],
+  );
+  return rows[0] === undefined ? undefined : toSession(rows[0]);
+}
+
+/** Records the method the customer opened (the latest of its kind replaces the earlier). */
+export async function recordMethod(
+  db: Queryable,
+  change: { id: string; virtualAccountId?: string; ussdReference?: string; now: Date },
+): Promise<void> {
+  await db.query(
+    `UPDATE checkout_sessions
+        SET virtual_account_id = coalesce($2, virtual_account_id),
+            ussd_reference = coalesce($3, ussd_reference), next_check_at = $4, updated_at = $4
+      WHERE id = $1 AND status = 'Pending'`,
+    [change.id, change.virtualAccountId ?? null, change.ussdReference ?? null, change.now],
+  );
+}
+
+/** Completes a Pending session with its payment; false when it was completed already. */
+export async function markCompleted(
+  db: Queryable,
+  change: {
+    id: string;
+    channel: CheckoutChannel;
+    transferId: string;
+    paidKobo: bigint;
+    feesKobo: bigint;
+    paidAt: Date;
+    now: Date;
+  },
+): Promise<boolean> {
+  const rows = await db.query(
+    `UPDATE checkout_sessions
+        SET status = 'Completed', channel = $2, transfer_id = $3, paid_kobo = $4, fees_kobo = $5,
+            paid_at = $6, next_check_at = NULL, updated_at = $7
+      WHERE id = $1 AND status = 'Pending' RETURNING id`,
+    [
+      change.id,
+      change.channel,
+      change.transferId,
+      change.paidKobo,
+      change.feesKobo,
+      change.paidAt,
+      change.now,
+    ],
+  );
+  return rows.length === 1;
+}
+
+/**
+ * Open sessions due a look for their payment, next looked at `everySeconds` later (so other
+ * workers skip them meanwhile: SKIP LOCKED); one that expired before `expiredBefore` is let go.
+ */
+export async function claimAwaitingPayment(
+  db: Queryable,
+  options: { now: Date; limit: number; everySeconds: number; expiredBefore: Date },
+): Promise<CheckoutSession[]> {
+  const rows = await db.query<SessionRow>(
+    `UPDATE checkout_sessions
+        SET next_check_at = CASE WHEN expires_at < $4 THEN NULL
+                                 ELSE $1::timestamptz + make_interval(secs => $3) END
+      WHERE id IN (SELECT id FROM checkout_sessions
+                    WHERE status = 'Pending' AND next_check_at <= $1
+                    ORDER BY next_check_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+      RETURNING *`,
+    [options.now, options.limit, options.everySeconds, options.expiredBefore],
+  );
+  return rows.map(toSession);
+}

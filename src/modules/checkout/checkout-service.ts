@@ -1,0 +1,414 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Principal } from '../../auth/principal.ts';
+import type { CheckoutConfig } from '../../config/checkout-config.ts';
+import type { Db } from '../../db/db.ts';
+import { AppError, recordNotFound } from '../../errors/app-error.ts';
+import { requestFingerprint } from '../../idempotency/idempotency.ts';
+import type { Charges } from '../../ledger/charges.ts';
+import type { Clock } from '../../shared/clock.ts';
+import { isObjectId, newObjectId } from '../../shared/ids.ts';
+import type { Kobo } from '../../shared/money.ts';
+import type { DestinationPolicy } from '../../webhooks/destination-guard.ts';
+import { enqueueEvent } from '../../webhooks/outbox.ts';
+import { checkDestination } from '../../webhooks/webhook-service.ts';
+import type { ClientNames } from '../accounts/index.ts';
+import { findSettlementAccount } from '../accounts/index.ts';
+import type { Transfer } from '../transfers/index.ts';
+import type { UssdService } from '../ussd/index.ts';
+import type { VirtualAccountService } from '../virtual-accounts/index.ts';
+import * as repository from './checkout-repository.ts';
+import {
+  amountToPay,
+  type CheckoutChannel,
+  type CheckoutCustomer,
+  type CheckoutSession,
+  type FeeBearer,
+  statusAt,
+} from './checkout-session.ts';
+import { checkoutVerifyView } from './checkout-view.ts';
+
+/** The published Checkout.js config, less its functions, in kobo. */
+export interface CheckoutRequest {
+  readonly environment: string;
+  readonly clientId: string;
+  readonly referenceCode: string;
+  readonly customer: CheckoutCustomer;
+  readonly currency: string;
+  readonly amountKobo: Kobo;
+  readonly feeBearer: FeeBearer;
+  readonly settlementAccount: { readonly bankCode: string; readonly accountNumber: string };
+  readonly redirectUrl: string | undefined;
+  readonly webhookUrl: string | undefined;
+  readonly customIconUrl: string | undefined;
+  readonly metadata: Readonly<Record<string, unknown>> | undefined;
+}
+
+/** How a public OAuth client id maps to the client it acts for (an active app). */
+export type PublicClientLookup = (
+  oauthClientId: string,
+) => Promise<{ readonly clientId: string } | undefined>;
+
+/** In sandbox: the simulated customer paying what the page shows. */
+export interface CheckoutSandbox {
+  payVirtualAccount(accountNumber: string, amountKobo: Kobo): Promise<void>;
+  dialUssd(reference: string, ussdBankCode: string): Promise<void>;
+}
+
+export interface CheckoutServiceDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly institutionCode: string;
+  readonly environment: 'sandbox' | 'production';
+  readonly config: CheckoutConfig;
+  /** Signs the hosted page's access to its one session. */
+  readonly pageSecret: string;
+  readonly findPublicClient: PublicClientLookup;
+  readonly clientNames: ClientNames;
+  readonly virtualAccounts: Pick<VirtualAccountService, 'create' | 'get' | 'payments' | 'remove'>;
+  readonly ussd: Pick<UssdService, 'create' | 'get'>;
+  /** What each method charges on a payment (the fee, and VAT on it). */
+  readonly charges: Readonly<Record<CheckoutChannel, (paidKobo: Kobo) => Charges>>;
+  readonly callbackPolicy: DestinationPolicy;
+  readonly sandbox: CheckoutSandbox | undefined;
+}
+
+/**
+ * Checkout sessions: opened from the merchant's page with only the public OAuth client id (so
+ * they can only ever pay the client's own account), paid by a virtual account or a USSD
+ * reference made for the session, completed when either is paid, and verified by the merchant's
+ * server with its access token (the source of truth; the browser's word is not).
+ */
+export function createCheckoutService(deps: CheckoutServiceDeps) {
+  const { db, clock } = deps;
+
+  async function open(
+    request: CheckoutRequest,
+    origin: string | null,
+  ): Promise<{ session: CheckoutSession; pageToken: string }> {
+    if (request.environment !== deps.environment) {
+      throw invalid('environment', `must be "${deps.environment}" on this server`);
+    }
+    if (request.currency !== 'NGN') {
+      throw invalid('currency', 'must be "NGN"');
+    }
+    const client = await deps.findPublicClient(request.clientId);
+    if (client === undefined) {
+      throw invalid('clientId', 'must be the OAuth client id of an active app');
+    }
+    const requestHash = requestFingerprint({
+      amount: request.amountKobo.toString(),
+      currency: request.currency,
+      feeBearer: request.feeBearer,
+      settlementAccount: request.settlementAccount,
+    });
+    const earlier = await reopen(client.clientId, request.referenceCode, requestHash);
+    if (earlier !== undefined) {
+      return { session: earlier, pageToken: pageToken(earlier.id) };
+    }
+    const settlement = await findSettlementAccount(
+      db,
+      client.clientId,
+      request.settlementAccount,
+      deps.institutionCode,
+    );
+    for (const field of ['redirectUrl', 'customIconUrl'] as const) {
+      const url = request[field];
+      if (url !== undefined && !isWebUrl(url)) {
+        throw invalid(field, 'must be an http(s) URL');
+      }
+    }
+    if (request.webhookUrl !== undefined) {
+      await checkDestination(request.webhookUrl, deps.callbackPolicy);
+    }
+    const now = clock.now();
+    const session: CheckoutSession = {
+      id: newObjectId(clock),
+      clientId: client.clientId,
+      referenceCode: request.referenceCode,
+      requestHash,
+      amountKobo: request.amountKobo,
+      feeBearer: request.feeBearer,
+      customer: request.customer,
+      merchantName: (await deps.clientNames.nameOf(db, client.clientId)) ?? 'Merchant',
+      settlementAccountId: settlement.id,
+      settlementAccountNumber: settlement.accountNumber,
+      redirectUrl: request.redirectUrl ?? null,
+      webhookUrl: request.webhookUrl ?? null,
+      customIconUrl: request.customIconUrl ?? null,
+      metadata: request.metadata ?? null,
+      origin,
+      status: 'Pending',
+      virtualAccountId: null,
+      ussdReference: null,
+      payment: null,
+      expiresAt: new Date(now.getTime() + deps.config.sessionTtlSeconds * 1000),
+      createdAt: now,
+      updatedAt: now,
+    };
+    if (!(await repository.insertSession(db, session))) {
+      // The same referenceCode committed first from another request.
+      const winner = await reopen(client.clientId, request.referenceCode, requestHash);
+      if (winner === undefined) {
+        throw new AppError('CONFLICT');
+      }
+      return { session: winner, pageToken: pageToken(winner.id) };
+    }
+    return { session, pageToken: pageToken(session.id) };
+  }
+
+  async function reopen(clientId: string, referenceCode: string, requestHash: string) {
+    const earlier = await repository.findByReferenceCode(db, clientId, referenceCode);
+    if (earlier !== undefined && earlier.requestHash !== requestHash) {
+      throw new AppError(
+        'DUPLICATE_REFERENCE',
+        'This referenceCode was already used for a different payment (amount, fee bearer or account).',
+      );
+    }
+    return earlier;
+  }
+
+  /** The token the hosted page shows for its session: an HMAC, so nothing is stored. */
+  function pageToken(sessionId: string): string {
+    return createHmac('sha256', deps.pageSecret)
+      .update(`checkout:${sessionId}`)
+      .digest('base64url');
+  }
+
+  /** The session a page's token opens, brought up to date; anything else is unknown. */
+  async function forPage(sessionId: string, token: string): Promise<CheckoutSession> {
+    const expected = Buffer.from(pageToken(sessionId));
+    const given = Buffer.from(token);
+    if (
+      !isObjectId(sessionId) ||
+      given.length !== expected.length ||
+      !timingSafeEqual(given, expected)
+    ) {
+      throw recordNotFound();
+    }
+    const session = await repository.findSession(db, sessionId);
+    if (session === undefined) {
+      throw recordNotFound();
+    }
+    return refresh(session);
+  }
+
+  function requireOpen(session: CheckoutSession): void {
+    const status = statusAt(session, clock.now());
+    if (status !== 'Pending') {
+      throw new AppError('CHECKOUT_CLOSED', `The checkout session is ${status.toLowerCase()}.`);
+    }
+  }
+
+  /** The virtual account the customer pays into: the session's open one, or a new one. */
+  async function openBankTransfer(sessionId: string, token: string) {
+    const session = await forPage(sessionId, token);
+    requireOpen(session);
+    const owner = { clientId: session.clientId };
+    if (session.virtualAccountId !== null) {
+      const current = await deps.virtualAccounts.get(owner, session.virtualAccountId);
+      if (current.status === 'Active') {
+        return { session, account: current };
+      }
+    }
+    const account = await deps.virtualAccounts.create(
+      owner,
+      {
+        validForSeconds: deps.config.bankTransferValidForSeconds,
+        callbackUrl: undefined,
+        settlementAccount: {
+          bankCode: deps.institutionCode,
+          accountNumber: session.settlementAccountNumber,
+        },
+        amountControl: 'Fixed',
+        amountKobo: payable(session, 'BANK_TRANSFER'),
+        externalReference: undefined,
+        accountName: `Checkout ${session.referenceCode}`.slice(0, 60),
+      },
+      requestFingerprint({ checkout: session.id, at: clock.now().toISOString() }),
+      { quiet: true },
+    );
+    await repository.recordMethod(db, {
+      id: session.id,
+      virtualAccountId: account.id,
+      now: clock.now(),
+    });
+    return { session, account };
+  }
+
+  /** The USSD reference the customer dials at their bank: the open one for it, or a new one. */
+  async function openUssd(sessionId: string, token: string, ussdBankCode: string) {
+    const session = await forPage(sessionId, token);
+    requireOpen(session);
+    const owner = { clientId: session.clientId };
+    if (session.ussdReference !== null) {
+      const current = await deps.ussd.get(owner, session.ussdReference);
+      if (
+        current.reference.status === 'Pending' &&
+        current.reference.ussdBankCode === ussdBankCode.replace(/^\*|#$/g, '')
+      ) {
+        return { session, reference: current.reference };
+      }
+    }
+    const reference = await deps.ussd.create(owner, {
+      amountKobo: payable(session, 'USSD'),
+      merchantName: session.merchantName,
+      ussdBankCode,
+      callbackUrl: null,
+      settlementAccount: {
+        bankCode: deps.institutionCode,
+        accountNumber: session.settlementAccountNumber,
+      },
+    });
+    await repository.recordMethod(db, {
+      id: session.id,
+      ussdReference: reference.reference,
+      now: clock.now(),
+    });
+    return { session, reference };
+  }
+
+  /** What the customer pays by this method, the fee added when they bear it. */
+  function payable(session: CheckoutSession, channel: CheckoutChannel): Kobo {
+    return amountToPay(session.amountKobo, session.feeBearer, deps.charges[channel]);
+  }
+
+  /** Sandbox: the customer pays the method the page opened, as the simulators would. */
+  async function simulate(sessionId: string, token: string, channel: CheckoutChannel) {
+    if (deps.sandbox === undefined) {
+      throw new AppError('SANDBOX_ONLY');
+    }
+    const session = await forPage(sessionId, token);
+    requireOpen(session);
+    if (channel === 'BANK_TRANSFER') {
+      const { account } = await openBankTransfer(sessionId, token);
+      await deps.sandbox.payVirtualAccount(account.accountNumber, account.amountKobo);
+    } else {
+      if (session.ussdReference === null) {
+        throw invalid('method', 'choose a bank for USSD first');
+      }
+      const { reference } = await deps.ussd.get(
+        { clientId: session.clientId },
+        session.ussdReference,
+      );
+      await deps.sandbox.dialUssd(reference.reference, reference.ussdBankCode);
+    }
+    return forPage(sessionId, token);
+  }
+
+  /**
+   * Completes a Pending session whose virtual account or USSD reference was paid, in one
+   * transaction with its `checkout.payment` event (once: the update is guarded). A second
+   * method that was still open is closed, so the customer cannot pay twice by it.
+   */
+  async function refresh(session: CheckoutSession): Promise<CheckoutSession> {
+    if (session.status !== 'Pending') {
+      return session;
+    }
+    const paid = await findPayment(session);
+    if (paid === undefined) {
+      return session;
+    }
+    const now = clock.now();
+    const feesKobo = paid.transfer.feeKobo + paid.transfer.vatKobo + paid.transfer.stampDutyKobo;
+    const payment = {
+      channel: paid.channel,
+      transferId: paid.transfer.id,
+      paidKobo: paid.transfer.amountKobo,
+      feesKobo,
+      paidAt: paid.transfer.createdAt,
+    };
+    const completed: CheckoutSession = { ...session, status: 'Completed', payment, updatedAt: now };
+    await db.transaction(async (tx) => {
+      if (await repository.markCompleted(tx, { id: session.id, ...payment, now })) {
+        await enqueueEvent(tx, clock, {
+          clientId: session.clientId,
+          type: 'checkout.payment',
+          data: checkoutVerifyView(completed, deps.institutionCode, now),
+          callbackUrl: session.webhookUrl,
+        });
+      }
+    });
+    if (paid.channel === 'USSD' && session.virtualAccountId !== null) {
+      await deps.virtualAccounts
+        .remove({ clientId: session.clientId }, session.virtualAccountId)
+        .catch(() => undefined);
+    }
+    return (await repository.findSession(db, session.id)) ?? completed;
+  }
+
+  async function findPayment(
+    session: CheckoutSession,
+  ): Promise<{ channel: CheckoutChannel; transfer: Transfer } | undefined> {
+    const owner = { clientId: session.clientId };
+    if (session.virtualAccountId !== null) {
+      const [paid] = await deps.virtualAccounts
+        .payments(owner, session.virtualAccountId)
+        .catch(() => []);
+      if (paid !== undefined) {
+        return { channel: 'BANK_TRANSFER', transfer: paid.transfer };
+      }
+    }
+    if (session.ussdReference !== null) {
+      const { paidBy } = await deps.ussd.get(owner, session.ussdReference);
+      if (paidBy !== undefined) {
+        return { channel: 'USSD', transfer: paidBy };
+      }
+    }
+    return undefined;
+  }
+
+  /** The merchant's server asks: the session by its referenceCode, brought up to date. */
+  async function verify(
+    principal: Pick<Principal, 'clientId'>,
+    referenceCode: string,
+  ): Promise<CheckoutSession> {
+    const session = await repository.findByReferenceCode(db, principal.clientId, referenceCode);
+    if (session === undefined) {
+      throw recordNotFound();
+    }
+    return refresh(session);
+  }
+
+  /** The completion worker's step: open sessions with a method, checked for their payment. */
+  async function completePaid(limit: number, everySeconds: number): Promise<number> {
+    const now = clock.now();
+    const due = await repository.claimAwaitingPayment(db, {
+      now,
+      limit,
+      everySeconds,
+      // A method outlives its session by at most its own validity: look that long, then stop.
+      expiredBefore: new Date(now.getTime() - deps.config.bankTransferValidForSeconds * 1000),
+    });
+    await Promise.all(due.map((session) => refresh(session)));
+    return due.length;
+  }
+
+  return {
+    open,
+    pageToken,
+    forPage,
+    openBankTransfer,
+    openUssd,
+    payable,
+    simulate,
+    verify,
+    completePaid,
+  };
+}
+
+export type CheckoutService = ReturnType<typeof createCheckoutService>;
+
+function invalid(field: string, message: string): AppError {
+  return new AppError('VALIDATION_ERROR', `${field} ${message}.`, {
+    details: [{ field, message }],
+  });
+}
+
+function isWebUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.username === '';
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,9 @@
+import type { preHandlerAsyncHookHandler } from 'fastify';
+
+/** The abuse limits of the public checkout routes (checkout-routes.ts builds them). */
+export interface CheckoutLimits {
+  /** Opening sessions: per IP address, then per client. */
+  readonly sessions: preHandlerAsyncHookHandler[];
+  /** What the hosted page calls: per IP address. */
+  readonly page: preHandlerAsyncHookHandler[];
+}
