@@ -1,5 +1,5 @@
-import type { ItemFailure, ItemRefusal } from '../../db/batch-items.ts';
 import type { Queryable } from '../../db/db.ts';
+import type { ItemFailure, ItemRefusal } from '../../errors/batch-items.ts';
 import type { Kobo } from '../../shared/money.ts';
 import type { Transfer, TransferDirection, TransferStatus } from './transfer.ts';
 

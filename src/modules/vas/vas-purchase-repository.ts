@@ -1,5 +1,5 @@
-import type { ItemFailure, ItemRefusal } from '../../db/batch-items.ts';
 import type { Queryable } from '../../db/db.ts';
+import type { ItemFailure, ItemRefusal } from '../../errors/batch-items.ts';
 import type { VasService } from './providers/biller.ts';
 import type { Channel, Purchase, PurchaseStatus } from './vas-purchase.ts';
 

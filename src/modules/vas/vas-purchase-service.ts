@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../auth/principal.ts';
-import { throwIfRefusedOrFailed } from '../../db/batch-items.ts';
 import type { Db } from '../../db/db.ts';
 import { createGroupCommit, type GroupCommitLimits } from '../../db/group-commit.ts';
 import { AppError, recordNotFound } from '../../errors/app-error.ts';
+import { throwIfRefusedOrFailed } from '../../errors/batch-items.ts';
 import { idempotencyClaimJson } from '../../idempotency/idempotency.ts';
 import { GL_ACCOUNTS } from '../../ledger/gl-accounts.ts';
 import { holdJson, journalJson } from '../../ledger/ledger-service.ts';

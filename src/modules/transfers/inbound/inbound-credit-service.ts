@@ -1,7 +1,7 @@
-import { itemFailure } from '../../../db/batch-items.ts';
 import type { Db } from '../../../db/db.ts';
 import { createGroupCommit, type GroupCommitLimits } from '../../../db/group-commit.ts';
 import { AppError } from '../../../errors/app-error.ts';
+import { itemFailure } from '../../../errors/batch-items.ts';
 import type { ErrorCode } from '../../../errors/error-codes.ts';
 import { chargePostings, type StampDutyPolicy, stampDutyOn } from '../../../ledger/charges.ts';
 import type { Posting } from '../../../ledger/journal.ts';

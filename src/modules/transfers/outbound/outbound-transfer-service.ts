@@ -1,8 +1,8 @@
 import type { Principal } from '../../../auth/principal.ts';
 import type { TransferConfig } from '../../../config/config.ts';
-import { itemFailure, refusalError } from '../../../db/batch-items.ts';
 import type { Db } from '../../../db/db.ts';
 import { createGroupCommit, type GroupCommitLimits } from '../../../db/group-commit.ts';
+import { itemFailure, refusalError } from '../../../errors/batch-items.ts';
 import { requestFingerprint } from '../../../idempotency/idempotency.ts';
 import type { Rail, TransferOutcome } from '../../../rails/rail.ts';
 import type { Clock } from '../../../shared/clock.ts';

@@ -1,6 +1,6 @@
-import { AppError } from '../errors/app-error.ts';
-import { ERROR_CODES, type ErrorCode } from '../errors/error-codes.ts';
 import { invariant } from '../shared/invariant.ts';
+import { AppError } from './app-error.ts';
+import { ERROR_CODES, type ErrorCode } from './error-codes.ts';
 
 /**
  * What a batch call's SQL (apply_transfer_batch, apply_vas_batch) answers for an item it refused:
