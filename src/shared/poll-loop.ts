@@ -97,3 +97,22 @@ export function createPollLoop(runOnce: () => Promise<number>, options: PollLoop
     },
   };
 }
+
+/**
+ * A poll loop over claimed work: each round claims up to batchSize items (claims hide them from
+ * other workers, so several share the work) and handles them all at once.
+ */
+export function createClaimingWorker<T>(
+  options: PollLoopOptions & {
+    readonly claim: () => Promise<readonly T[]>;
+    readonly handle: (item: T) => Promise<unknown>;
+  },
+) {
+  async function runOnce(): Promise<number> {
+    const due = await options.claim();
+    await Promise.all(due.map((item) => options.handle(item)));
+    return due.length;
+  }
+  const pollLoop = createPollLoop(runOnce, options);
+  return { runOnce, start: pollLoop.start, stop: pollLoop.stop };
+}

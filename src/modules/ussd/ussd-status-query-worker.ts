@@ -1,6 +1,6 @@
 import type { Db } from '../../db/db.ts';
 import type { Clock } from '../../shared/clock.ts';
-import { createPollLoop, type PollLoopOptions } from '../../shared/poll-loop.ts';
+import { createClaimingWorker, type PollLoopOptions } from '../../shared/poll-loop.ts';
 import { claimDueQueries } from './ussd-repository.ts';
 import type { UssdService } from './ussd-service.ts';
 
@@ -21,16 +21,14 @@ export interface UssdStatusQueryWorkerDeps {
  * backoff until they are well past expiry. Several workers share the work (SKIP LOCKED).
  */
 export function createUssdStatusQueryWorker(deps: UssdStatusQueryWorkerDeps) {
-  async function runOnce(): Promise<number> {
-    const due = await claimDueQueries(deps.db, {
-      now: deps.clock.now(),
-      limit: deps.batchSize,
-      claimSeconds: deps.claimSeconds,
-    });
-    await Promise.all(due.map((reference) => deps.ussd.queryAndSettle(reference)));
-    return due.length;
-  }
-
-  const pollLoop = createPollLoop(runOnce, deps);
-  return { runOnce, start: pollLoop.start, stop: pollLoop.stop };
+  return createClaimingWorker({
+    ...deps,
+    claim: () =>
+      claimDueQueries(deps.db, {
+        now: deps.clock.now(),
+        limit: deps.batchSize,
+        claimSeconds: deps.claimSeconds,
+      }),
+    handle: (reference) => deps.ussd.queryAndSettle(reference),
+  });
 }

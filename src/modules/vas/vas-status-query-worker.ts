@@ -1,6 +1,6 @@
 import type { Db } from '../../db/db.ts';
 import type { Clock } from '../../shared/clock.ts';
-import { createPollLoop, type PollLoopOptions } from '../../shared/poll-loop.ts';
+import { createClaimingWorker, type PollLoopOptions } from '../../shared/poll-loop.ts';
 import { claimDuePurchases } from './vas-purchase-repository.ts';
 import type { VasPurchaseService } from './vas-purchase-service.ts';
 
@@ -21,16 +21,14 @@ export interface VasStatusQueryWorkerDeps {
  * between the hold and the biller's answer. Several workers share the work (SKIP LOCKED).
  */
 export function createVasStatusQueryWorker(deps: VasStatusQueryWorkerDeps) {
-  async function runOnce(): Promise<number> {
-    const due = await claimDuePurchases(deps.db, {
-      now: deps.clock.now(),
-      limit: deps.batchSize,
-      claimSeconds: deps.claimSeconds,
-    });
-    await Promise.all(due.map((purchase) => deps.purchases.queryAndSettle(purchase)));
-    return due.length;
-  }
-
-  const pollLoop = createPollLoop(runOnce, deps);
-  return { runOnce, start: pollLoop.start, stop: pollLoop.stop };
+  return createClaimingWorker({
+    ...deps,
+    claim: () =>
+      claimDuePurchases(deps.db, {
+        now: deps.clock.now(),
+        limit: deps.batchSize,
+        claimSeconds: deps.claimSeconds,
+      }),
+    handle: (purchase) => deps.purchases.queryAndSettle(purchase),
+  });
 }

@@ -1,6 +1,6 @@
 import type { Db } from '../../../db/db.ts';
 import type { Clock } from '../../../shared/clock.ts';
-import { createPollLoop, type PollLoopOptions } from '../../../shared/poll-loop.ts';
+import { createClaimingWorker, type PollLoopOptions } from '../../../shared/poll-loop.ts';
 import { claimDueStatusQueries } from '../transfer-repository.ts';
 import type { OutboundTransferService } from './outbound-transfer-service.ts';
 
@@ -22,19 +22,18 @@ export interface StatusQueryWorkerDeps {
  * between hold and dispatch. Several workers share the work through FOR UPDATE SKIP LOCKED.
  */
 export function createStatusQueryWorker(deps: StatusQueryWorkerDeps) {
-  async function runOnce(): Promise<number> {
-    const now = deps.clock.now();
-    const due = await claimDueStatusQueries(deps.db, {
-      now,
-      lockedUntil: new Date(now.getTime() + deps.claimSeconds * 1000),
-      limit: deps.batchSize,
-    });
-    await Promise.all(due.map((transfer) => deps.outbound.queryAndSettle(transfer)));
-    return due.length;
-  }
-
-  const pollLoop = createPollLoop(runOnce, deps);
-  return { runOnce, start: pollLoop.start, stop: pollLoop.stop };
+  return createClaimingWorker({
+    ...deps,
+    claim: () => {
+      const now = deps.clock.now();
+      return claimDueStatusQueries(deps.db, {
+        now,
+        lockedUntil: new Date(now.getTime() + deps.claimSeconds * 1000),
+        limit: deps.batchSize,
+      });
+    },
+    handle: (transfer) => deps.outbound.queryAndSettle(transfer),
+  });
 }
 
 export type StatusQueryWorker = ReturnType<typeof createStatusQueryWorker>;
