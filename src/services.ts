@@ -241,6 +241,10 @@ export function createServices(deps: ServiceDeps) {
     },
     callbackPolicy: destinationPolicy(config),
     sandbox: config.ibsEnv === 'sandbox' ? checkoutSandbox(rail, ussdGateway) : undefined,
+    lookForPaymentsSeconds: Math.max(
+      config.checkout.bankTransferValidForSeconds,
+      config.ussd.referenceValidForSeconds + config.ussd.statusQueryGraceSeconds,
+    ),
   });
   return {
     accessTokens,

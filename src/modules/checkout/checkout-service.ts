@@ -14,7 +14,7 @@ import { checkDestination } from '../../webhooks/webhook-service.ts';
 import type { ClientNames } from '../accounts/index.ts';
 import { findSettlementAccount } from '../accounts/index.ts';
 import type { Transfer } from '../transfers/index.ts';
-import type { UssdService } from '../ussd/index.ts';
+import { findUssdBank, type UssdService } from '../ussd/index.ts';
 import type { VirtualAccountService } from '../virtual-accounts/index.ts';
 import * as repository from './checkout-repository.ts';
 import {
@@ -70,6 +70,8 @@ export interface CheckoutServiceDeps {
   readonly charges: Readonly<Record<CheckoutChannel, (paidKobo: Kobo) => Charges>>;
   readonly callbackPolicy: DestinationPolicy;
   readonly sandbox: CheckoutSandbox | undefined;
+  /** How long after a session expires its payment may still arrive (the longest method). */
+  readonly lookForPaymentsSeconds: number;
 }
 
 /**
@@ -90,6 +92,10 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     }
     if (request.currency !== 'NGN') {
       throw invalid('currency', 'must be "NGN"');
+    }
+    if (RESERVED_REFERENCE_CODES.has(request.referenceCode)) {
+      // /checkout/sessions/... and /checkout/pay/... are the page's: verify could not reach them.
+      throw invalid('referenceCode', 'must not be "sessions", "pay" or "verify"');
     }
     const client = await deps.findPublicClient(request.clientId);
     if (client === undefined) {
@@ -206,7 +212,8 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     const owner = { clientId: session.clientId };
     if (session.virtualAccountId !== null) {
       const current = await deps.virtualAccounts.get(owner, session.virtualAccountId);
-      if (current.status === 'Active') {
+      // The stored status: an Active account past its expiry is Expired, and takes nothing.
+      if (current.status === 'Active' && clock.now() < current.expiresAt) {
         return { session, account: current };
       }
     }
@@ -236,17 +243,24 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
   }
 
   /** The USSD reference the customer dials at their bank: the open one for it, or a new one. */
+  /**
+   * The USSD reference the customer dials at the bank they picked. Any listed bank pays any
+   * reference, so the session keeps one open reference and only the dial string follows the
+   * bank: a payment on it is always the session's, whichever bank the customer chose last.
+   */
   async function openUssd(sessionId: string, token: string, ussdBankCode: string) {
     const session = await forPage(sessionId, token);
     requireOpen(session);
+    const bank = findUssdBank(ussdBankCode);
+    if (bank === undefined) {
+      throw invalid('ussdBankCode', 'must be the ussdBankCode of a bank in the list');
+    }
     const owner = { clientId: session.clientId };
     if (session.ussdReference !== null) {
       const current = await deps.ussd.get(owner, session.ussdReference);
-      if (
-        current.reference.status === 'Pending' &&
-        current.reference.ussdBankCode === ussdBankCode.replace(/^\*|#$/g, '')
-      ) {
-        return { session, reference: current.reference };
+      // Read as stored: a Pending reference past its expiry takes no payment, so a new one.
+      if (current.reference.status === 'Pending' && clock.now() < current.reference.expiresAt) {
+        return { session, reference: current.reference, bank };
       }
     }
     const reference = await deps.ussd.create(owner, {
@@ -264,7 +278,7 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
       ussdReference: reference.reference,
       now: clock.now(),
     });
-    return { session, reference };
+    return { session, reference, bank };
   }
 
   /** What the customer pays by this method, the fee added when they bear it. */
@@ -376,8 +390,9 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
       now,
       limit,
       everySeconds,
-      // A method outlives its session by at most its own validity: look that long, then stop.
-      expiredBefore: new Date(now.getTime() - deps.config.bankTransferValidForSeconds * 1000),
+      // A payment can complete a session this long after it expired (a method opened at its
+      // last moment, or a lost USSD notice found late): look that long, then stop.
+      expiredBefore: new Date(now.getTime() - deps.lookForPaymentsSeconds * 1000),
     });
     await Promise.all(due.map((session) => refresh(session)));
     return due.length;
@@ -397,6 +412,8 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
 }
 
 export type CheckoutService = ReturnType<typeof createCheckoutService>;
+
+const RESERVED_REFERENCE_CODES = new Set(['sessions', 'pay', 'verify']);
 
 function invalid(field: string, message: string): AppError {
   return new AppError('VALIDATION_ERROR', `${field} ${message}.`, {

@@ -14,7 +14,7 @@ export {
   type UssdGatewaySimulator,
 } from './providers/ussd-gateway-simulator.ts';
 export { ussdRoutes } from './routes/index.ts';
-export { findUssdBank } from './ussd-banks.ts';
+export { dialString, findUssdBank } from './ussd-banks.ts';
 export { UssdReferenceSchema } from './ussd-schemas.ts';
 export { createUssdService, type UssdService } from './ussd-service.ts';
 export { createUssdStatusQueryWorker } from './ussd-status-query-worker.ts';

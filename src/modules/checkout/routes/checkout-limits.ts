@@ -1,6 +1,6 @@
 import type { preHandlerAsyncHookHandler } from 'fastify';
 
-/** The abuse limits of the public checkout routes (checkout-routes.ts builds them). */
+/** The abuse limits of the public checkout routes (routes/index.ts builds them). */
 export interface CheckoutLimits {
   /** Opening sessions: per IP address, then per client. */
   readonly sessions: preHandlerAsyncHookHandler[];

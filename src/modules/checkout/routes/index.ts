@@ -1,7 +1,9 @@
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { preHandlerAsyncHookHandler } from 'fastify';
 import type { CheckoutConfig } from '../../../config/checkout-config.ts';
+import { AppError } from '../../../errors/app-error.ts';
 import { checkoutAssetRoutes } from './checkout-assets.ts';
 import {
   type CreateCheckoutSessionRouteOptions,
@@ -40,14 +42,29 @@ export const checkoutPublicRoutes: FastifyPluginAsyncTypebox<CheckoutPublicRoute
   options,
 ) => {
   await app.register(rateLimit, { global: false });
-  const perMinute = (max: number, key?: (body: unknown) => string | undefined) =>
-    app.rateLimit({
+  // Each limit counts on its own (the plugin's own preHandler runs only the first of several
+  // on a request) and refuses in the error envelope: 429 RATE_LIMITED with Retry-After.
+  const perMinute = (
+    max: number,
+    key?: (body: unknown) => string | undefined,
+  ): preHandlerAsyncHookHandler => {
+    const limit = app.createRateLimit({
       max,
       timeWindow: 60_000,
       ...(key === undefined
         ? {}
         : { keyGenerator: (request) => `client:${key(request.body) ?? request.ip}` }),
     });
+    return async (request) => {
+      const counted = await limit(request);
+      if (!counted.isAllowed && counted.isExceeded) {
+        const seconds = String(counted.ttlInSeconds);
+        throw new AppError('RATE_LIMITED', `Too many requests. Retry in ${seconds} seconds.`, {
+          headers: { 'retry-after': seconds },
+        });
+      }
+    };
+  };
   const { checkoutConfig } = options;
   const checkoutLimits = {
     sessions: [

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ErrorSchema, envelopeSchema } from '../../../http/common-schemas.ts';
 import { ok } from '../../../http/envelope.ts';
-import { ussdReferenceView } from '../../ussd/index.ts';
+import { dialString, ussdReferenceView } from '../../ussd/index.ts';
 import { CheckoutPageHeaders, CheckoutSessionParams, OpenUssdBody } from '../checkout-schemas.ts';
 import type { CheckoutService } from '../checkout-service.ts';
 import type { CheckoutLimits } from './checkout-limits.ts';
@@ -45,7 +45,7 @@ export const openUssdRoute: FastifyPluginAsyncTypebox<OpenUssdRouteOptions> = as
       },
     },
     async (request) => {
-      const { reference } = await checkoutService.openUssd(
+      const { reference, bank } = await checkoutService.openUssd(
         request.params.id,
         request.headers['x-checkout-token'],
         request.body.ussdBankCode,
@@ -53,8 +53,9 @@ export const openUssdRoute: FastifyPluginAsyncTypebox<OpenUssdRouteOptions> = as
       const view = ussdReferenceView(reference, checkoutViewContext());
       return ok('USSD details fetched successfully.', {
         reference: view.reference,
-        ussdString: view.ussdString,
-        bankName: view.bankName,
+        // The chosen bank's string: any listed bank pays the session's one reference.
+        ussdString: dialString(bank, view.reference),
+        bankName: bank.bankName,
         amount: view.amount,
         expiresAt: view.expiresAt,
       });
