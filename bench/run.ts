@@ -207,6 +207,11 @@ function serverEnv(databaseEnv: Readonly<Record<string, string>>, adminToken: st
     NIP_SIMULATOR_LATENCY_MS: '0',
     // (g)'s airtime purchases go to the biller simulator, answering at once (its default).
     VAS_BILLER_SIMULATOR_LATENCY_MS: '0',
+    // The bench is one client sending thousands a second: no limit may shape what it measures.
+    RATE_LIMIT_TOKEN_PER_MINUTE_PER_IP: '0',
+    RATE_LIMIT_ADMIN_PER_MINUTE_PER_IP: '0',
+    RATE_LIMIT_API_PER_MINUTE_PER_CLIENT: '0',
+    RATE_LIMIT_NAME_ENQUIRY_PER_MINUTE_PER_CLIENT: '0',
   };
   if (databaseEnv.DATABASE_URL === undefined) {
     delete env.DATABASE_URL;

@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
+import type { Redis } from 'ioredis';
 import { adminRoutes } from './admin/routes/index.ts';
 import { requireAccessToken } from './auth/authenticate.ts';
 import { tokenRoute } from './auth/routes/token.ts';
@@ -17,6 +22,7 @@ import { installClientInput } from './http/plugins/client-input.ts';
 import { installJsonParser } from './http/plugins/json-parser.ts';
 import { registerOpenApi } from './http/plugins/openapi.ts';
 import { addPrivacyHeaders } from './http/plugins/privacy-headers.ts';
+import { installRateLimits } from './http/plugins/rate-limits.ts';
 import { createValidatorFactory } from './http/plugins/validators.ts';
 import { serverTimeoutOptions } from './http/server-timeouts.ts';
 import { accountRoutes } from './modules/accounts/index.ts';
@@ -44,6 +50,8 @@ export interface AppDeps {
   readonly clock: Clock;
   readonly secrets: Pick<Secrets, 'adminToken'>;
   readonly logger?: FastifyServerOptions['logger'];
+  /** Where rate-limit counters live when several processes must share them. */
+  readonly redis?: Redis | undefined;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -77,11 +85,26 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(formbody);
   await registerOpenApi(app, config);
 
+  const limits = config.rateLimits;
+  const limit = await installRateLimits(app, {
+    redis: deps.redis,
+    redisPrefix: limits.redisPrefix,
+  });
+  const perIp = (request: FastifyRequest) => request.ip;
+  const perClient = (request: FastifyRequest) => request.principal.clientId;
+  const apiLimit = limit({ name: 'api', max: limits.apiPerMinutePerClient, key: perClient });
+  // Name enquiry reveals customers' names: it has a limit of its own (docs/operations.md).
+  const nameEnquiryLimit = limit({
+    name: 'name-enquiry',
+    max: limits.nameEnquiryPerMinutePerClient,
+    key: perClient,
+  });
   await app.register(healthRoutes, { db: deps.db });
   const ourBankName = findBank(config.institutionCode, config.institutionCode)?.name ?? '';
   await app.register(checkoutPublicRoutes, {
     checkoutService: services.checkoutService,
     checkoutConfig: config.checkout,
+    limit,
     maxAmountKobo: config.maxAmountKobo,
     bank: { name: ourBankName, code: config.institutionCode },
     checkoutViewContext: () => ({ institutionCode: config.institutionCode, now: deps.clock.now() }),
@@ -98,9 +121,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         }),
     },
   });
-  await app.register(tokenRoute, { tokenService: services.tokenService });
+  await app.register(tokenRoute, {
+    tokenService: services.tokenService,
+    limit: limit({ name: 'token', max: limits.tokenPerMinutePerIp, key: perIp }),
+  });
   await app.register(async (authenticated) => {
     requireAccessToken(authenticated, services.accessTokens);
+    authenticated.addHook('preHandler', async (request) => {
+      await apiLimit(request);
+      if (request.routeOptions.url === '/transfers/name-enquiry') {
+        await nameEnquiryLimit(request);
+      }
+    });
     await authenticated.register(accountRoutes, {
       accountService: services.accountService,
       subAccountService: services.subAccountService,
@@ -152,6 +184,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(adminRoutes, {
     adminToken: deps.secrets.adminToken,
+    adminLimits: {
+      everyRequest: limit({ name: 'admin', max: limits.adminPerMinutePerIp, key: perIp }),
+      failures: limit({
+        name: 'admin-failures',
+        max: limits.adminFailuresPerMinutePerIp,
+        key: perIp,
+      }),
+    },
     clientService: services.clientService,
     inboundCredits: services.inboundCredits,
     virtualAccountService: services.virtualAccountService,

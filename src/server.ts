@@ -1,5 +1,6 @@
 import closeWithGrace from 'close-with-grace';
 import type { FastifyBaseLogger } from 'fastify';
+import { Redis } from 'ioredis';
 import { buildApp } from './app.ts';
 import { createBackgroundWorkers, reportTo } from './background-workers.ts';
 import { type Config, ConfigError, loadConfig } from './config/config.ts';
@@ -25,7 +26,16 @@ async function main(): Promise<void> {
   });
   await migrate(db);
   const services = createServices({ config, db, clock: systemClock, secrets });
+  // Shared rate-limit counters, when several server processes must count together.
+  const redis =
+    config.rateLimits.redisUrl === undefined
+      ? undefined
+      : new Redis(config.rateLimits.redisUrl, {
+          maxRetriesPerRequest: 1,
+          enableOfflineQueue: false,
+        });
   const app = await buildApp({
+    redis,
     config,
     services,
     db,
@@ -54,6 +64,7 @@ async function main(): Promise<void> {
     await app.close();
     await workers.stop();
     await db.close();
+    redis?.disconnect();
   });
   await app.listen({ port: config.port, host: config.host });
   workers.start();

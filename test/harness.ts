@@ -14,6 +14,18 @@ export const TEST_SECRETS: Secrets = {
 
 export const TEST_BASE_URL = 'http://openibs.test';
 
+/**
+ * Tests send far more from one client and one address than any limit allows; the limits have
+ * tests of their own that set them (src/http/plugins/rate-limits.test.ts).
+ */
+export const NO_RATE_LIMITS = {
+  RATE_LIMIT_TOKEN_PER_MINUTE_PER_IP: '0',
+  RATE_LIMIT_ADMIN_PER_MINUTE_PER_IP: '0',
+  RATE_LIMIT_ADMIN_FAILURES_PER_MINUTE_PER_IP: '0',
+  RATE_LIMIT_API_PER_MINUTE_PER_CLIENT: '0',
+  RATE_LIMIT_NAME_ENQUIRY_PER_MINUTE_PER_CLIENT: '0',
+} as const;
+
 export interface TestApp {
   readonly app: FastifyInstance;
   readonly db: Db;
@@ -36,7 +48,7 @@ export async function buildTestApp(
   const testDb = await createTestDb(
     options.poolSize === undefined ? {} : { poolSize: options.poolSize },
   );
-  const config = loadConfig({ PUBLIC_BASE_URL: TEST_BASE_URL, ...env });
+  const config = loadConfig({ PUBLIC_BASE_URL: TEST_BASE_URL, ...NO_RATE_LIMITS, ...env });
   const clock = new ManualClock(options.clockStart ?? new Date('2026-03-02T09:00:00.000Z'));
   // One service graph for the app and the services a test drives directly.
   const services = createServices({

@@ -9,6 +9,7 @@ import {
 } from './env-reader.ts';
 import { type IdentityConfig, readIdentityConfig } from './identity-config.ts';
 import { type KycLimits, readKycLimits } from './kyc-limits.ts';
+import { type RateLimitConfig, readRateLimitConfig } from './rate-limit-config.ts';
 import { readUssdConfig, type UssdConfig } from './ussd-config.ts';
 import { readVirtualAccountConfig, type VirtualAccountConfig } from './virtual-account-config.ts';
 
@@ -48,6 +49,7 @@ export interface Config {
   readonly vas: VasConfig;
   readonly ussd: UssdConfig;
   readonly checkout: CheckoutConfig;
+  readonly rateLimits: RateLimitConfig;
 }
 
 export interface VasConfig {
@@ -189,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     virtualAccounts: readVirtualAccountConfig(read),
     ussd: readUssdConfig(read, (name, fallback) => readSchedule(read, name, fallback)),
     checkout: readCheckoutConfig(read),
+    rateLimits: readRateLimitConfig(read),
     vas: Object.freeze({
       statusQueryScheduleSeconds: readSchedule(
         read,

@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Db } from '../../src/db/db.ts';
 import { verifyLedger } from '../../src/ledger/ledger-audit.ts';
 import { publicKeyPem, rsaKeyPair, signAssertion } from '../factories.ts';
+import { NO_RATE_LIMITS } from '../harness.ts';
 import { type ServerProcess, startServerProcess } from '../server-process.ts';
 import { createTestDb, type TestDb } from '../test-db.ts';
 
@@ -70,6 +71,7 @@ export class ServerFixture {
       TOKEN_SIGNING_SECRET: this.secrets.tokenSigningSecret,
       PUBLIC_BASE_URL: this.secrets.publicBaseUrl,
       WEBHOOK_WORKER_ENABLED: 'false',
+      ...NO_RATE_LIMITS,
       ...extra,
     });
     this.servers.push(started.server);

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requireAdminToken } from '../../http/plugins/admin-auth.ts';
+import type { Limiter } from '../../http/plugins/rate-limits.ts';
 import { type ClientRoutesOptions, clientRoutes } from './clients.ts';
 import { type SandboxCreditRouteOptions, sandboxCreditRoute } from './sandbox-credits.ts';
 import { type SandboxUssdDialRouteOptions, sandboxUssdDialRoute } from './sandbox-ussd-dials.ts';
@@ -10,7 +11,11 @@ import {
 import { type VasCatalogueRoutesOptions, vasCatalogueRoutes } from './vas-catalogue.ts';
 import { type AdminWebhookRoutesOptions, adminWebhookRoutes } from './webhooks.ts';
 
-export type AdminRoutesOptions = { readonly adminToken: string } & ClientRoutesOptions &
+export type AdminRoutesOptions = {
+  readonly adminToken: string;
+  /** Per IP address: every operator request, and those with a wrong token. */
+  readonly adminLimits?: { readonly everyRequest: Limiter; readonly failures: Limiter };
+} & ClientRoutesOptions &
   SandboxCreditRouteOptions &
   SandboxVirtualAccountPaymentRouteOptions &
   SandboxUssdDialRouteOptions &
@@ -19,7 +24,7 @@ export type AdminRoutesOptions = { readonly adminToken: string } & ClientRoutesO
 
 /** Operator API under /admin, authenticated by the admin token. */
 export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (app, options) => {
-  requireAdminToken(app, options.adminToken);
+  requireAdminToken(app, options.adminToken, options.adminLimits);
   await app.register(clientRoutes, options);
   await app.register(sandboxCreditRoute, options);
   await app.register(sandboxVirtualAccountPaymentRoute, options);

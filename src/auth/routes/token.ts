@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AppError } from '../../errors/app-error.ts';
 import { ErrorSchema } from '../../http/common-schemas.ts';
+import { asPreHandler, type Limiter } from '../../http/plugins/rate-limits.ts';
 import type { TokenService } from '../token-service.ts';
 
 const TokenBody = Type.Object({
@@ -25,20 +26,22 @@ const TokenResponse = Type.Object({
 });
 
 /** POST /oauth2/token: JSON or form body, 201 on success, OAuth-shaped errors. */
-export const tokenRoute: FastifyPluginAsyncTypebox<{ tokenService: TokenService }> = async (
-  app,
-  { tokenService },
-) => {
+export const tokenRoute: FastifyPluginAsyncTypebox<{
+  tokenService: TokenService;
+  /** Per IP address: every exchange and refresh counts. */
+  limit?: Limiter;
+}> = async (app, { tokenService, limit }) => {
   app.post(
     '/oauth2/token',
     {
+      ...(limit === undefined ? {} : { preHandler: asPreHandler(limit) }),
       // Bad input on this route is an OAuth invalid_request, not the generic validation error.
       attachValidation: true,
       schema: {
         tags: ['Authentication'],
         summary: 'Exchange a client assertion for an access token, or refresh one',
         body: TokenBody,
-        response: { 201: TokenResponse, 400: ErrorSchema, 401: ErrorSchema },
+        response: { 201: TokenResponse, 400: ErrorSchema, 401: ErrorSchema, 429: ErrorSchema },
       },
     },
     async (request, reply) => {

@@ -1,9 +1,8 @@
 import cors from '@fastify/cors';
-import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { CheckoutConfig } from '../../../config/checkout-config.ts';
-import { AppError } from '../../../errors/app-error.ts';
+import { asPreHandler, type LimitFactory } from '../../../http/plugins/rate-limits.ts';
 import { checkoutAssetRoutes } from './checkout-assets.ts';
 import {
   type CreateCheckoutSessionRouteOptions,
@@ -29,7 +28,7 @@ export type CheckoutPublicRoutesOptions = Omit<
     OpenUssdRouteOptions &
     SimulateCheckoutPaymentRouteOptions,
   'checkoutLimits'
-> & { readonly checkoutConfig: CheckoutConfig };
+> & { readonly checkoutConfig: CheckoutConfig; readonly limit: LimitFactory };
 
 /**
  * Checkout's public side: no access token (a merchant's page has only its public client id),
@@ -41,41 +40,26 @@ export const checkoutPublicRoutes: FastifyPluginAsyncTypebox<CheckoutPublicRoute
   app,
   options,
 ) => {
-  await app.register(rateLimit, { global: false });
-  // Each limit counts on its own (the plugin's own preHandler runs only the first of several
-  // on a request) and refuses in the error envelope: 429 RATE_LIMITED with Retry-After.
+  // Each limit counts on its own and refuses in the error envelope: 429 with Retry-After.
   const perMinute = (
+    name: string,
     max: number,
-    key?: (body: unknown) => string | undefined,
-  ): preHandlerAsyncHookHandler => {
-    const limit = app.createRateLimit({
-      max,
-      timeWindow: 60_000,
-      ...(key === undefined
-        ? {}
-        : { keyGenerator: (request) => `client:${key(request.body) ?? request.ip}` }),
-    });
-    return async (request) => {
-      const counted = await limit(request);
-      if (!counted.isAllowed && counted.isExceeded) {
-        const seconds = String(counted.ttlInSeconds);
-        throw new AppError('RATE_LIMITED', `Too many requests. Retry in ${seconds} seconds.`, {
-          headers: { 'retry-after': seconds },
-        });
-      }
-    };
+    key: (request: FastifyRequest) => string,
+  ): preHandlerAsyncHookHandler => asPreHandler(options.limit({ name, max, key }));
+  const perIp = (request: FastifyRequest) => request.ip;
+  const perClient = (request: FastifyRequest) => {
+    const body = request.body;
+    return typeof body === 'object' && body !== null && 'clientId' in body
+      ? String(body.clientId)
+      : request.ip;
   };
   const { checkoutConfig } = options;
   const checkoutLimits = {
     sessions: [
-      perMinute(checkoutConfig.sessionsPerMinutePerIp),
-      perMinute(checkoutConfig.sessionsPerMinutePerClient, (body) =>
-        typeof body === 'object' && body !== null && 'clientId' in body
-          ? String(body.clientId)
-          : undefined,
-      ),
+      perMinute('checkout-sessions', checkoutConfig.sessionsPerMinutePerIp, perIp),
+      perMinute('checkout-sessions-client', checkoutConfig.sessionsPerMinutePerClient, perClient),
     ],
-    page: [perMinute(checkoutConfig.pageCallsPerMinutePerIp)],
+    page: [perMinute('checkout-page', checkoutConfig.pageCallsPerMinutePerIp, perIp)],
   };
   await app.register(checkoutAssetRoutes);
   await app.register(async (widgetCalls) => {

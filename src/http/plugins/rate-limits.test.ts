@@ -1,0 +1,108 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { LightMyRequestResponse } from 'fastify';
+import { adminHeaders, signedInClient } from '../../../test/factories.ts';
+import { buildTestApp, type TestApp } from '../../../test/harness.ts';
+
+/** 429 in the error envelope, with a Retry-After of whole seconds. */
+function assertLimited(response: LightMyRequestResponse, label: string) {
+  assert.equal(response.statusCode, 429, `${label}: ${response.body}`);
+  const body = response.json();
+  assert.equal(body.statusCode, 429);
+  assert.equal(body.code, 'RATE_LIMITED');
+  assert.match(body.message, /Too many requests/);
+  assert.match(String(response.headers['retry-after']), /^[1-9]\d*$/, label);
+}
+
+describe('rate limits (counted in the process)', () => {
+  let testApp: TestApp;
+  let own: Awaited<ReturnType<typeof signedInClient>>;
+  let other: Awaited<ReturnType<typeof signedInClient>>;
+
+  before(async () => {
+    testApp = await buildTestApp({
+      RATE_LIMIT_TOKEN_PER_MINUTE_PER_IP: '3',
+      RATE_LIMIT_ADMIN_PER_MINUTE_PER_IP: '50',
+      RATE_LIMIT_ADMIN_FAILURES_PER_MINUTE_PER_IP: '3',
+      RATE_LIMIT_API_PER_MINUTE_PER_CLIENT: '8',
+      RATE_LIMIT_NAME_ENQUIRY_PER_MINUTE_PER_CLIENT: '2',
+    });
+    // Signing in spends two token requests from 127.0.0.1 (the clients come from other addresses).
+    own = await signedInClient(testApp, 'Acme Ltd', 0);
+    other = await signedInClient(testApp, 'Rival Ltd', 1);
+  });
+  after(() => testApp?.close());
+
+  const tokenFrom = (remoteAddress: string) =>
+    testApp.app.inject({
+      method: 'POST',
+      url: '/oauth2/token',
+      remoteAddress,
+      payload: { grant_type: 'client_credentials' },
+    });
+
+  it('the token endpoint: per IP address, bad requests counted too', async () => {
+    for (let index = 0; index < 3; index++) {
+      assert.equal((await tokenFrom('192.0.2.10')).statusCode, 400);
+    }
+    assertLimited(await tokenFrom('192.0.2.10'), 'fourth from one address');
+    assert.equal((await tokenFrom('192.0.2.11')).statusCode, 400, 'another address is its own');
+  });
+
+  it('the admin API: a few wrong tokens per IP, then 429 before the token is even compared', async () => {
+    const admin = (remoteAddress: string, authorization: string) =>
+      testApp.app.inject({
+        method: 'GET',
+        url: '/admin/clients/ffffffffffffffffffffffff',
+        remoteAddress,
+        headers: { authorization },
+      });
+    for (let index = 0; index < 3; index++) {
+      assert.equal((await admin('198.51.100.7', 'Bearer guess')).statusCode, 401);
+    }
+    assertLimited(await admin('198.51.100.7', 'Bearer guess'), 'fourth wrong token');
+    // The right token is never throttled by the failures of others (or its own address's).
+    assert.notEqual((await admin('198.51.100.7', adminHeaders.authorization)).statusCode, 429);
+    assert.equal((await admin('198.51.100.8', 'Bearer guess')).statusCode, 401);
+  });
+
+  it('the API: per client, whatever the route; another client is not slowed', async () => {
+    const accounts = (headers: Record<string, string>) =>
+      testApp.app.inject({ method: 'GET', url: '/accounts', headers });
+    let answered = 0;
+    let limited: LightMyRequestResponse | undefined;
+    for (let index = 0; index < 12 && limited === undefined; index++) {
+      const response = await accounts(own.headers);
+      if (response.statusCode === 429) {
+        limited = response;
+      } else {
+        assert.equal(response.statusCode, 200, response.body);
+        answered++;
+      }
+    }
+    assert.ok(limited, 'the client is limited within 12 requests');
+    assertLimited(limited, 'over the per-client limit');
+    assert.ok(answered <= 8, `${answered} answered, at most 8 allowed`);
+    assert.equal((await accounts(other.headers)).statusCode, 200);
+  });
+
+  it('name enquiry: a stricter limit of its own per client', async () => {
+    const enquire = () =>
+      testApp.app.inject({
+        method: 'POST',
+        url: '/transfers/name-enquiry',
+        headers: other.headers,
+        payload: { bankCode: '000013', accountNumber: '0123456789' },
+      });
+    assert.equal((await enquire()).statusCode, 200);
+    assert.equal((await enquire()).statusCode, 200);
+    assertLimited(await enquire(), 'third enquiry');
+    // The client's other routes still answer (within the general limit).
+    const accounts = await testApp.app.inject({
+      method: 'GET',
+      url: '/accounts',
+      headers: other.headers,
+    });
+    assert.equal(accounts.statusCode, 200, accounts.body);
+  });
+});
