@@ -14,7 +14,7 @@ const OWNERS: Record<string, readonly string[]> = {
   'src/webhooks': ['webhook_endpoints', 'webhook_events', 'webhook_attempts'],
   'src/rails/nip': ['nip_simulator_sessions'],
   'src/modules/clients': ['clients'],
-  'src/modules/accounts': ['accounts'],
+  'src/modules/accounts': ['accounts', 'account_number_keys'],
   'src/modules/identity': ['identity_verifications'],
   'src/modules/transfers': ['transfers', 'name_enquiries', 'daily_outbound_totals'],
   'src/modules/beneficiaries': ['beneficiaries'],

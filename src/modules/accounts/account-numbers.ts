@@ -1,11 +1,48 @@
+import { createHmac } from 'node:crypto';
 import type { Queryable } from '../../db/db.ts';
 import { nubanFromSerial } from '../../shared/nuban.ts';
 import { nextAccountSerial } from './account-repository.ts';
 
 /**
  * A new NUBAN of ours from the one serial every number comes from (accounts and virtual
- * accounts alike), so no two ever share a number.
+ * accounts alike), so no two ever share a number. The serial goes through a keyed permutation
+ * first: consecutive accounts get unrelated numbers, so nobody can walk the bank's customers by
+ * counting up from their own number (the key is the database's own, migration 0021).
  */
 export async function newAccountNumber(db: Queryable, institutionCode: string): Promise<string> {
-  return nubanFromSerial(institutionCode, await nextAccountSerial(db));
+  const { serial, key } = await nextAccountSerial(db);
+  return nubanFromSerial(institutionCode, permuteSerial(serial, key));
+}
+
+/** The 9-digit serials a NUBAN can carry. */
+const SERIALS = 1_000_000_000n;
+const HALF_BITS = 15n;
+const HALF_MASK = (1n << HALF_BITS) - 1n;
+const ROUNDS = 4;
+
+/**
+ * A bijection of [0, 10^9) onto itself under `key`: a 4-round Feistel network over 30-bit
+ * numbers (HMAC-SHA256 as its round function), applied again while the result is 10^9 or more
+ * (cycle walking keeps it inside the range and one-to-one).
+ */
+export function permuteSerial(serial: bigint, key: Buffer): bigint {
+  if (serial < 0n || serial >= SERIALS) {
+    throw new RangeError('account serial exhausted');
+  }
+  let value = serial;
+  do {
+    value = feistel(value, key);
+  } while (value >= SERIALS);
+  return value;
+}
+
+function feistel(value: bigint, key: Buffer): bigint {
+  let left = value >> HALF_BITS;
+  let right = value & HALF_MASK;
+  for (let round = 0; round < ROUNDS; round++) {
+    const digest = createHmac('sha256', key).update(`${round}:${right}`).digest();
+    const mixed = BigInt(digest.readUInt16BE(0)) & HALF_MASK;
+    [left, right] = [right, left ^ mixed];
+  }
+  return (left << HALF_BITS) | right;
 }

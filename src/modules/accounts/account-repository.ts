@@ -92,11 +92,17 @@ function toAccount(row: AccountRow): Account {
   };
 }
 
-export async function nextAccountSerial(db: Queryable): Promise<bigint> {
-  const rows = await db.query<{ serial: bigint }>(
-    "SELECT nextval('account_number_serial') AS serial",
+/** The next serial, and the key that permutes serials into account numbers. */
+export async function nextAccountSerial(db: Queryable): Promise<{ serial: bigint; key: Buffer }> {
+  const rows = await db.query<{ serial: bigint; key: Uint8Array }>(
+    `SELECT nextval('account_number_serial') AS serial,
+            (SELECT key FROM account_number_keys WHERE id = 1) AS key`,
   );
-  return rows[0]?.serial ?? 0n;
+  const row = rows[0];
+  if (row === undefined || row.key === null) {
+    throw new Error('the account number key is missing (migration 0021)');
+  }
+  return { serial: BigInt(row.serial), key: Buffer.from(row.key) };
 }
 
 export interface NewAccount {
