@@ -212,6 +212,7 @@ function serverEnv(databaseEnv: Readonly<Record<string, string>>, adminToken: st
     RATE_LIMIT_ADMIN_PER_MINUTE_PER_IP: '0',
     RATE_LIMIT_API_PER_MINUTE_PER_CLIENT: '0',
     RATE_LIMIT_NAME_ENQUIRY_PER_MINUTE_PER_CLIENT: '0',
+    RATE_LIMIT_NAME_ENQUIRY_MISSES_PER_HOUR_PER_CLIENT: '0',
   };
   if (databaseEnv.DATABASE_URL === undefined) {
     delete env.DATABASE_URL;

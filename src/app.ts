@@ -19,6 +19,7 @@ import {
 } from './errors/error-handler.ts';
 import { healthRoutes } from './http/health.ts';
 import { installClientInput } from './http/plugins/client-input.ts';
+import { createEnumerationGuard } from './http/plugins/enumeration-guard.ts';
 import { installJsonParser } from './http/plugins/json-parser.ts';
 import { registerOpenApi } from './http/plugins/openapi.ts';
 import { addPrivacyHeaders } from './http/plugins/privacy-headers.ts';
@@ -55,6 +56,7 @@ export interface AppDeps {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+const NAME_ENQUIRY = '/transfers/name-enquiry';
 
 /**
  * The HTTP app: framework options, the edge plugins, then one registrar per module. It builds no
@@ -99,6 +101,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     max: limits.nameEnquiryPerMinutePerClient,
     key: perClient,
   });
+  // A client that asks about many numbers that are no account is walking them: it waits.
+  const nameEnquiryMisses = createEnumerationGuard({
+    misses: limit({
+      name: 'name-enquiry-misses',
+      max: limits.nameEnquiryMissesPerHourPerClient,
+      perSeconds: 3600,
+      key: perClient,
+    }),
+    key: perClient,
+    isMiss: (reply, payload) =>
+      reply.statusCode === 400 &&
+      typeof payload === 'string' &&
+      payload.includes('"NAME_ENQUIRY_FAILED"'),
+  });
   await app.register(healthRoutes, { db: deps.db });
   const ourBankName = findBank(config.institutionCode, config.institutionCode)?.name ?? '';
   await app.register(checkoutPublicRoutes, {
@@ -129,8 +145,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     requireAccessToken(authenticated, services.accessTokens);
     authenticated.addHook('preHandler', async (request) => {
       await apiLimit(request);
-      if (request.routeOptions.url === '/transfers/name-enquiry') {
+      if (request.routeOptions.url === NAME_ENQUIRY) {
         await nameEnquiryLimit(request);
+        await nameEnquiryMisses.check(request);
+      }
+    });
+    authenticated.addHook('onSend', async (request, reply, payload) => {
+      if (request.routeOptions.url === NAME_ENQUIRY) {
+        await nameEnquiryMisses.record(request, reply, payload);
       }
     });
     await authenticated.register(accountRoutes, {

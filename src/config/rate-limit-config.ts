@@ -13,6 +13,8 @@ export interface RateLimitConfig {
   /** The authenticated API, per client: every route, and name enquiry on its own. */
   readonly apiPerMinutePerClient: number;
   readonly nameEnquiryPerMinutePerClient: number;
+  /** Name enquiries for accounts that do not exist, per hour, per client (then 429). */
+  readonly nameEnquiryMissesPerHourPerClient: number;
 }
 
 export function readRateLimitConfig(read: EnvReader): RateLimitConfig {
@@ -30,6 +32,10 @@ export function readRateLimitConfig(read: EnvReader): RateLimitConfig {
     nameEnquiryPerMinutePerClient: perMinute(
       'RATE_LIMIT_NAME_ENQUIRY_PER_MINUTE_PER_CLIENT',
       1_200,
+    ),
+    nameEnquiryMissesPerHourPerClient: perMinute(
+      'RATE_LIMIT_NAME_ENQUIRY_MISSES_PER_HOUR_PER_CLIENT',
+      300,
     ),
   });
 }

@@ -10,7 +10,7 @@ function assertLimited(response: LightMyRequestResponse, label: string) {
   const body = response.json();
   assert.equal(body.statusCode, 429);
   assert.equal(body.code, 'RATE_LIMITED');
-  assert.match(body.message, /Too many requests/);
+  assert.match(body.message, /^Too many /);
   assert.match(String(response.headers['retry-after']), /^[1-9]\d*$/, label);
 }
 
@@ -104,5 +104,54 @@ describe('rate limits (counted in the process)', () => {
       headers: other.headers,
     });
     assert.equal(accounts.statusCode, 200, accounts.body);
+  });
+});
+
+describe('name enquiry: a client that asks about many accounts that do not exist waits', () => {
+  let testApp: TestApp;
+  let walker: Awaited<ReturnType<typeof signedInClient>>;
+  let honest: Awaited<ReturnType<typeof signedInClient>>;
+
+  before(async () => {
+    testApp = await buildTestApp({ RATE_LIMIT_NAME_ENQUIRY_MISSES_PER_HOUR_PER_CLIENT: '3' });
+    walker = await signedInClient(testApp, 'Walker Ltd', 0);
+    honest = await signedInClient(testApp, 'Honest Ltd', 1);
+  });
+  after(() => testApp?.close());
+
+  // Sandbox NIP: a number ending 0000 is no account at the other bank.
+  const enquire = (headers: Record<string, string>, accountNumber: string) =>
+    testApp.app.inject({
+      method: 'POST',
+      url: '/transfers/name-enquiry',
+      headers,
+      payload: { bankCode: '000013', accountNumber },
+    });
+
+  it('answers its misses until it is over, then refuses every enquiry, found or not', async () => {
+    for (const number of ['0123450000', '0123460000', '0123470000']) {
+      const miss = await enquire(walker.headers, number);
+      assert.equal(miss.statusCode, 400, miss.body);
+      assert.equal(miss.json().code, 'NAME_ENQUIRY_FAILED');
+    }
+    // The fourth miss is counted over the limit; from then on the client waits.
+    assert.equal((await enquire(walker.headers, '0123480000')).statusCode, 400);
+    const found = await enquire(walker.headers, '0123456789');
+    assertLimited(found, 'a real account, asked for by a client that is walking numbers');
+    assert.match(found.json().message, /do not exist/);
+    // Its other routes, and other clients' enquiries, are untouched.
+    const accounts = await testApp.app.inject({
+      method: 'GET',
+      url: '/accounts',
+      headers: walker.headers,
+    });
+    assert.equal(accounts.statusCode, 200);
+    assert.equal((await enquire(honest.headers, '0123456789')).statusCode, 200);
+  });
+
+  it('never throttles enquiries that find accounts', async () => {
+    for (let index = 0; index < 10; index++) {
+      assert.equal((await enquire(honest.headers, '0123456789')).statusCode, 200);
+    }
   });
 });
