@@ -446,3 +446,57 @@ export function dialUssd(
     payload: { reference, ...extra },
   });
 }
+
+/** A checkout session as its hosted page holds it: the id and the token from its URL. */
+export interface CheckoutPageSession {
+  readonly id: string;
+  readonly token: string;
+  readonly referenceCode: string;
+}
+
+/**
+ * POST /checkout/sessions as the widget sends it (₦2,500 from Ada Obi into `accountNumber`),
+ * from its own address so no per-IP limit is met; throws unless it answers 200.
+ */
+export async function openCheckoutSession(
+  app: FastifyInstance,
+  owner: { readonly oauthClientId: string; readonly accountNumber: string },
+  referenceCode: string,
+  options: { readonly remoteAddress: string; readonly extra?: Record<string, unknown> },
+): Promise<CheckoutPageSession> {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/checkout/sessions',
+    remoteAddress: options.remoteAddress,
+    payload: {
+      environment: 'sandbox',
+      clientId: owner.oauthClientId,
+      referenceCode,
+      customer: { firstName: 'Ada', lastName: 'Obi', emailAddress: 'ada.obi@example.com' },
+      currency: 'NGN',
+      amount: 2500,
+      settlementAccount: { bankCode: '999240', accountNumber: owner.accountNumber },
+      ...options.extra,
+    },
+  });
+  if (response.statusCode !== 200) {
+    throw new Error(`checkout session failed: ${response.body}`);
+  }
+  const { sessionId, pageUrl } = response.json().data;
+  return { id: sessionId, token: pageUrl.split('#')[1], referenceCode };
+}
+
+/** A hosted-page call with the session's token: GET the session for '', POST otherwise. */
+export function checkoutPageCall(
+  app: FastifyInstance,
+  session: CheckoutPageSession,
+  path: string,
+  payload?: Record<string, unknown>,
+) {
+  return app.inject({
+    method: path === '' ? 'GET' : 'POST',
+    url: `/checkout/sessions/${session.id}${path}`,
+    headers: { 'x-checkout-token': session.token },
+    ...(payload === undefined ? {} : { payload }),
+  });
+}

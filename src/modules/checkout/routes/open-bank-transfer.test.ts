@@ -1,53 +1,36 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { nameEnquiry, payVirtualAccount } from '../../../../test/factories.ts';
+import {
+  type CheckoutPageSession,
+  checkoutPageCall,
+  nameEnquiry,
+  openCheckoutSession,
+  payVirtualAccount,
+} from '../../../../test/factories.ts';
 import { useRouteContext } from '../../../../test/shared-route-tests.ts';
-
-interface PageSession {
-  readonly id: string;
-  readonly token: string;
-  readonly referenceCode: string;
-}
 
 describe('POST /checkout/sessions/:id/bank-transfer', () => {
   const context = useRouteContext();
   let serial = 0;
-  const open = async (extra: Record<string, unknown> = {}): Promise<PageSession> => {
+  const open = (extra: Record<string, unknown> = {}): Promise<CheckoutPageSession> => {
     const { testApp, oauthClientId, ownAccountNumber } = context();
-    const referenceCode = `BT-${++serial}`;
-    const response = await testApp.app.inject({
-      method: 'POST',
-      url: '/checkout/sessions',
-      remoteAddress: `10.40.0.${serial}`,
-      payload: {
-        environment: 'sandbox',
-        clientId: oauthClientId,
-        referenceCode,
-        customer: { firstName: 'Ada', lastName: 'Obi', emailAddress: 'ada.obi@example.com' },
-        currency: 'NGN',
-        amount: 2500,
-        settlementAccount: { bankCode: '999240', accountNumber: ownAccountNumber },
-        ...extra,
-      },
-    });
-    assert.equal(response.statusCode, 200, response.body);
-    const { sessionId, pageUrl } = response.json().data;
-    return { id: sessionId, token: pageUrl.split('#')[1], referenceCode };
+    serial++;
+    return openCheckoutSession(
+      testApp.app,
+      { oauthClientId, accountNumber: ownAccountNumber },
+      `BT-${serial}`,
+      { remoteAddress: `10.40.0.${serial}`, extra },
+    );
   };
-  const call = (session: PageSession, path: string, payload?: Record<string, unknown>) =>
-    context().testApp.app.inject({
-      method: 'POST',
-      url: `/checkout/sessions/${session.id}${path}`,
-      headers: { 'x-checkout-token': session.token },
-      ...(payload === undefined ? {} : { payload }),
-    });
-  const bankTransfer = async (session: PageSession) => {
+  const call = (session: CheckoutPageSession, path: string, payload?: Record<string, unknown>) =>
+    checkoutPageCall(context().testApp.app, session, path, payload);
+  const bankTransfer = async (session: CheckoutPageSession) => {
     const response = await call(session, '/bank-transfer');
     assert.equal(response.statusCode, 200, response.body);
     assert.equal(response.json().message, 'Bank transfer details fetched successfully.');
     return response.json().data;
   };
-  const page = async (session: PageSession) =>
+  const page = async (session: CheckoutPageSession) =>
     (
       await context().testApp.app.inject({
         method: 'GET',

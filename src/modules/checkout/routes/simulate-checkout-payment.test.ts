@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { accountBalance, createClient, payVirtualAccount } from '../../../../test/factories.ts';
+import {
+  accountBalance,
+  type CheckoutPageSession,
+  checkoutPageCall,
+  createClient,
+  openCheckoutSession,
+  payVirtualAccount,
+} from '../../../../test/factories.ts';
 import { buildTestApp, TEST_SECRETS, type TestApp } from '../../../../test/harness.ts';
 import { useRouteContext } from '../../../../test/shared-route-tests.ts';
-
-interface PageSession {
-  readonly id: string;
-  readonly token: string;
-  readonly referenceCode: string;
-}
 
 interface Delivery {
   callbackUrl: string | null;
@@ -23,42 +24,25 @@ interface Delivery {
 describe('POST /checkout/sessions/:id/simulate', () => {
   const context = useRouteContext();
   let serial = 0;
-  const open = async (extra: Record<string, unknown> = {}): Promise<PageSession> => {
+  const open = (extra: Record<string, unknown> = {}): Promise<CheckoutPageSession> => {
     const { testApp, oauthClientId, ownAccountNumber } = context();
-    const referenceCode = `SIM-${++serial}`;
-    const response = await testApp.app.inject({
-      method: 'POST',
-      url: '/checkout/sessions',
-      remoteAddress: `10.60.0.${serial}`,
-      payload: {
-        environment: 'sandbox',
-        clientId: oauthClientId,
-        referenceCode,
-        customer: { firstName: 'Ada', lastName: 'Obi', emailAddress: 'ada.obi@example.com' },
-        currency: 'NGN',
-        amount: 2500,
-        settlementAccount: { bankCode: '999240', accountNumber: ownAccountNumber },
-        ...extra,
-      },
-    });
-    assert.equal(response.statusCode, 200, response.body);
-    const { sessionId, pageUrl } = response.json().data;
-    return { id: sessionId, token: pageUrl.split('#')[1], referenceCode };
+    serial++;
+    return openCheckoutSession(
+      testApp.app,
+      { oauthClientId, accountNumber: ownAccountNumber },
+      `SIM-${serial}`,
+      { remoteAddress: `10.60.0.${serial}`, extra },
+    );
   };
-  const call = (session: PageSession, path: string, payload?: Record<string, unknown>) =>
-    context().testApp.app.inject({
-      method: path === '' ? 'GET' : 'POST',
-      url: `/checkout/sessions/${session.id}${path}`,
-      headers: { 'x-checkout-token': session.token },
-      ...(payload === undefined ? {} : { payload }),
-    });
-  const simulate = async (session: PageSession, method: 'BANK_TRANSFER' | 'USSD') => {
+  const call = (session: CheckoutPageSession, path: string, payload?: Record<string, unknown>) =>
+    checkoutPageCall(context().testApp.app, session, path, payload);
+  const simulate = async (session: CheckoutPageSession, method: 'BANK_TRANSFER' | 'USSD') => {
     const response = await call(session, '/simulate', { method });
     assert.equal(response.statusCode, 200, response.body);
     assert.equal(response.json().message, 'Sandbox payment made.');
     return response.json().data;
   };
-  const page = async (session: PageSession) => (await call(session, '')).json().data;
+  const page = async (session: CheckoutPageSession) => (await call(session, '')).json().data;
   const verify = async (referenceCode: string) => {
     const { testApp, headers } = context();
     const response = await testApp.app.inject({
@@ -289,7 +273,7 @@ describe('POST /checkout/sessions/:id/simulate', () => {
 
 describe('POST /checkout/sessions/:id/simulate in production', () => {
   let testApp: TestApp;
-  let session: PageSession;
+  let session: CheckoutPageSession;
   before(async () => {
     testApp = await buildTestApp({
       IBS_ENV: 'production',

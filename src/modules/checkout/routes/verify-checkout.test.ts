@@ -1,20 +1,17 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import {
+  type CheckoutPageSession,
+  checkoutPageCall,
   createClient,
   dialUssd,
   issueTokens,
+  openCheckoutSession,
   payVirtualAccount,
   rsaKeyPair,
 } from '../../../../test/factories.ts';
 import { describeAuthGuards, useRouteContext } from '../../../../test/shared-route-tests.ts';
 import { createCheckoutCompletionWorker } from '../checkout-completion-worker.ts';
-
-interface PageSession {
-  readonly id: string;
-  readonly token: string;
-  readonly referenceCode: string;
-}
 
 describe('GET /checkout/:referenceCode/verify', () => {
   const context = useRouteContext();
@@ -23,37 +20,20 @@ describe('GET /checkout/:referenceCode/verify', () => {
     rival = await createClient(context().testApp.app, 'Other Shop Ltd', 1);
   });
   let serial = 0;
-  const open = async (
+  const open = (
     extra: Record<string, unknown> = {},
     owner = { clientId: context().oauthClientId, accountNumber: context().ownAccountNumber },
-  ): Promise<PageSession> => {
+  ): Promise<CheckoutPageSession> => {
     const referenceCode = (extra.referenceCode as string | undefined) ?? `VERIFY-${++serial}`;
-    const response = await context().testApp.app.inject({
-      method: 'POST',
-      url: '/checkout/sessions',
-      remoteAddress: `10.70.0.${++serial % 250}`,
-      payload: {
-        environment: 'sandbox',
-        clientId: owner.clientId,
-        referenceCode,
-        customer: { firstName: 'Ada', lastName: 'Obi', emailAddress: 'ada.obi@example.com' },
-        currency: 'NGN',
-        amount: 2500,
-        settlementAccount: { bankCode: '999240', accountNumber: owner.accountNumber },
-        ...extra,
-      },
-    });
-    assert.equal(response.statusCode, 200, response.body);
-    const { sessionId, pageUrl } = response.json().data;
-    return { id: sessionId, token: pageUrl.split('#')[1], referenceCode };
+    return openCheckoutSession(
+      context().testApp.app,
+      { oauthClientId: owner.clientId, accountNumber: owner.accountNumber },
+      referenceCode,
+      { remoteAddress: `10.70.0.${++serial % 250}`, extra },
+    );
   };
-  const call = (session: PageSession, path: string, payload?: Record<string, unknown>) =>
-    context().testApp.app.inject({
-      method: path === '' ? 'GET' : 'POST',
-      url: `/checkout/sessions/${session.id}${path}`,
-      headers: { 'x-checkout-token': session.token },
-      ...(payload === undefined ? {} : { payload }),
-    });
+  const call = (session: CheckoutPageSession, path: string, payload?: Record<string, unknown>) =>
+    checkoutPageCall(context().testApp.app, session, path, payload);
   const verifyAt = (url: string, headers = context().headers) =>
     context().testApp.app.inject({ method: 'GET', url, headers });
   const verify = async (referenceCode: string) => {
