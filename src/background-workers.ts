@@ -4,6 +4,7 @@ import { createCheckoutCompletionWorker } from './modules/checkout/index.ts';
 import { createStatusQueryWorker } from './modules/transfers/index.ts';
 import { createUssdStatusQueryWorker } from './modules/ussd/index.ts';
 import { createVasStatusQueryWorker } from './modules/vas/index.ts';
+import { createRetentionWorker } from './retention-worker.ts';
 import type { Services } from './services.ts';
 import type { Clock } from './shared/clock.ts';
 import type { PollLoopOptions } from './shared/poll-loop.ts';
@@ -31,7 +32,8 @@ export type WorkerName =
   | 'vasStatusQueries'
   | 'ussdStatusQueries'
   | 'checkoutCompletions'
-  | 'webhookDeliveries';
+  | 'webhookDeliveries'
+  | 'retention';
 
 /**
  * Every background loop, tuned from the configuration: the status queries that settle
@@ -83,6 +85,12 @@ export function createBackgroundWorkers(deps: BackgroundWorkerDeps) {
     everySeconds: 10,
     ...reporting('checkoutCompletions'),
   });
+  const retention = createRetentionWorker({
+    db: deps.db,
+    clock: deps.clock,
+    config: config.retention,
+    ...reporting('retention'),
+  });
   const sender = createHttpSender({
     timeoutMs: config.webhooks.timeoutMs,
     policy: destinationPolicy(config),
@@ -103,6 +111,7 @@ export function createBackgroundWorkers(deps: BackgroundWorkerDeps) {
     ussdStatusQueries,
     checkoutCompletions,
     webhookDeliveries,
+    retention,
   };
   const started = new Set<WorkerName>();
   return {
@@ -140,12 +149,15 @@ export const ALL_WORKERS: readonly WorkerName[] = [
   'ussdStatusQueries',
   'checkoutCompletions',
   'webhookDeliveries',
+  'retention',
 ];
 
 function enabledInServer(config: Config): WorkerName[] {
   return ALL_WORKERS.filter((name) =>
     name === 'webhookDeliveries'
       ? config.webhooks.workerEnabled
-      : config.transfers.statusQueryWorker.enabled,
+      : name === 'retention'
+        ? config.retention.enabled
+        : config.transfers.statusQueryWorker.enabled,
   );
 }

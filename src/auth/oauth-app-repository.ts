@@ -94,3 +94,20 @@ export async function rememberAssertionId(
   );
   return rows.length === 1;
 }
+
+/** Retention: deletes up to `limit` remembered assertion ids that expired before `before`. */
+export async function purgeExpiredAssertionIds(
+  db: Queryable,
+  before: Date,
+  limit: number,
+): Promise<number> {
+  const rows = await db.query<{ n: number }>(
+    `WITH gone AS (DELETE FROM used_assertion_ids WHERE (app_id, jti) IN (
+       SELECT app_id, jti FROM used_assertion_ids WHERE expires_at < $1
+        ORDER BY expires_at LIMIT $2)
+       RETURNING 1)
+     SELECT count(*)::int AS n FROM gone`,
+    [before, limit],
+  );
+  return rows[0]?.n ?? 0;
+}

@@ -83,3 +83,19 @@ function toRecord(row: RefreshTokenRow): RefreshTokenRecord {
     revokedAt: row.revoked_at,
   };
 }
+
+/** Retention: deletes up to `limit` refresh tokens that expired before `before`; how many. */
+export async function purgeExpiredRefreshTokens(
+  db: Queryable,
+  before: Date,
+  limit: number,
+): Promise<number> {
+  const rows = await db.query<{ n: number }>(
+    `WITH gone AS (DELETE FROM refresh_tokens WHERE id IN (
+       SELECT id FROM refresh_tokens WHERE expires_at < $1 ORDER BY expires_at LIMIT $2)
+       RETURNING 1)
+     SELECT count(*)::int AS n FROM gone`,
+    [before, limit],
+  );
+  return rows[0]?.n ?? 0;
+}

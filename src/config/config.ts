@@ -10,6 +10,7 @@ import {
 import { type IdentityConfig, readIdentityConfig } from './identity-config.ts';
 import { type KycLimits, readKycLimits } from './kyc-limits.ts';
 import { type RateLimitConfig, readRateLimitConfig } from './rate-limit-config.ts';
+import { type RetentionConfig, readRetentionConfig } from './retention-config.ts';
 import { readUssdConfig, type UssdConfig } from './ussd-config.ts';
 import { readVirtualAccountConfig, type VirtualAccountConfig } from './virtual-account-config.ts';
 
@@ -50,6 +51,7 @@ export interface Config {
   readonly ussd: UssdConfig;
   readonly checkout: CheckoutConfig;
   readonly rateLimits: RateLimitConfig;
+  readonly retention: RetentionConfig;
 }
 
 export interface VasConfig {
@@ -192,6 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ussd: readUssdConfig(read, (name, fallback) => readSchedule(read, name, fallback)),
     checkout: readCheckoutConfig(read),
     rateLimits: readRateLimitConfig(read),
+    retention: readRetentionConfig(read),
     vas: Object.freeze({
       statusQueryScheduleSeconds: readSchedule(
         read,

@@ -31,3 +31,23 @@ export function readIdempotencyKey(header: string | undefined): string | undefin
   }
   return header;
 }
+
+/**
+ * Retention: deletes up to `limit` idempotency keys claimed before `before` (past their replay
+ * window); how many. Takes any connection that runs SQL (this layer sits below the database's).
+ */
+export async function purgeOldIdempotencyKeys(
+  db: { query<T>(sql: string, params?: readonly unknown[]): Promise<T[]> },
+  before: Date,
+  limit: number,
+): Promise<number> {
+  const rows = await db.query<{ n: number }>(
+    `WITH gone AS (DELETE FROM idempotency_requests WHERE (client_id, scope, key) IN (
+       SELECT client_id, scope, key FROM idempotency_requests WHERE created_at < $1
+        ORDER BY created_at LIMIT $2)
+       RETURNING 1)
+     SELECT count(*)::int AS n FROM gone`,
+    [before, limit],
+  );
+  return rows[0]?.n ?? 0;
+}

@@ -221,3 +221,24 @@ export async function requeueEvents(
   );
   return rows.length;
 }
+
+/**
+ * Retention: deletes up to `limit` events delivered before `before`, with their attempts (failed
+ * and pending ones stay, for replay); how many events.
+ */
+export async function purgeDeliveredEvents(
+  db: Queryable,
+  before: Date,
+  limit: number,
+): Promise<number> {
+  const rows = await db.query<{ n: number }>(
+    `WITH doomed AS (
+       SELECT id FROM webhook_events WHERE status = 'delivered' AND updated_at < $1
+        ORDER BY updated_at LIMIT $2),
+     attempts AS (DELETE FROM webhook_attempts WHERE event_id IN (SELECT id FROM doomed)),
+     gone AS (DELETE FROM webhook_events WHERE id IN (SELECT id FROM doomed) RETURNING 1)
+     SELECT count(*)::int AS n FROM gone`,
+    [before, limit],
+  );
+  return rows[0]?.n ?? 0;
+}

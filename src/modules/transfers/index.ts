@@ -14,6 +14,7 @@ export {
   type InboundCreditService,
 } from './inbound/inbound-credit-service.ts';
 export { findBank } from './name-enquiry/bank-directory.ts';
+export { purgeExpiredEnquiries } from './name-enquiry/name-enquiry-repository.ts';
 export { createNameEnquiryService } from './name-enquiry/name-enquiry-service.ts';
 export { createOutboundTransferService } from './outbound/outbound-transfer-service.ts';
 export { createStatusQueryWorker } from './outbound/status-query-worker.ts';

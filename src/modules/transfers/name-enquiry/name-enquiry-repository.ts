@@ -81,3 +81,19 @@ export function usableEnquiry(
     ? enquiry
     : undefined;
 }
+
+/** Retention: deletes up to `limit` name enquiries that expired before `before`; how many. */
+export async function purgeExpiredEnquiries(
+  db: Queryable,
+  before: Date,
+  limit: number,
+): Promise<number> {
+  const rows = await db.query<{ n: number }>(
+    `WITH gone AS (DELETE FROM name_enquiries WHERE session_id IN (
+       SELECT session_id FROM name_enquiries WHERE expires_at < $1 ORDER BY expires_at LIMIT $2)
+       RETURNING 1)
+     SELECT count(*)::int AS n FROM gone`,
+    [before, limit],
+  );
+  return rows[0]?.n ?? 0;
+}

@@ -1,0 +1,53 @@
+import { purgeExpiredAssertionIds } from './auth/oauth-app-repository.ts';
+import { purgeExpiredRefreshTokens } from './auth/refresh-token-repository.ts';
+import type { RetentionConfig } from './config/retention-config.ts';
+import type { Db } from './db/db.ts';
+import { purgeOldIdempotencyKeys } from './idempotency/idempotency.ts';
+import { purgeExpiredEnquiries } from './modules/transfers/index.ts';
+import type { Clock } from './shared/clock.ts';
+import { createPollLoop, type PollLoopOptions } from './shared/poll-loop.ts';
+import { purgeDeliveredEvents } from './webhooks/event-repository.ts';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Deletes what only grows and no longer matters, in bounded batches (each its own short
+ * statement, so no lock is held for long): expired refresh tokens, used assertion ids and name
+ * enquiries, idempotency keys past their replay window, delivered webhook events. Each table's
+ * owner does its own deleting; this only says when. docs/operations.md lists the windows.
+ */
+export function createRetentionWorker(
+  deps: {
+    readonly db: Db;
+    readonly clock: Clock;
+    readonly config: RetentionConfig;
+  } & Pick<PollLoopOptions, 'onError' | 'onRecovered'>,
+) {
+  const { config } = deps;
+  const purges = [
+    { purge: purgeExpiredRefreshTokens, keepDays: config.expiredDays },
+    { purge: purgeExpiredAssertionIds, keepDays: config.expiredDays },
+    { purge: purgeExpiredEnquiries, keepDays: config.expiredDays },
+    { purge: purgeOldIdempotencyKeys, keepDays: config.idempotencyKeyDays },
+    { purge: purgeDeliveredEvents, keepDays: config.deliveredWebhookDays },
+  ];
+
+  /** One batch from every table; the loop comes straight back while any batch was full. */
+  async function runOnce(): Promise<number> {
+    const now = deps.clock.now().getTime();
+    let fullest = 0;
+    for (const { purge, keepDays } of purges) {
+      const deleted = await purge(deps.db, new Date(now - keepDays * DAY_MS), config.batchSize);
+      fullest = Math.max(fullest, deleted);
+    }
+    return fullest;
+  }
+
+  const pollLoop = createPollLoop(runOnce, {
+    batchSize: config.batchSize,
+    pollIntervalMs: config.pollIntervalMs,
+    ...(deps.onError === undefined ? {} : { onError: deps.onError }),
+    ...(deps.onRecovered === undefined ? {} : { onRecovered: deps.onRecovered }),
+  });
+  return { runOnce, start: pollLoop.start, stop: pollLoop.stop };
+}
