@@ -215,6 +215,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       }),
     },
     clientService: services.clientService,
+    accountService: services.accountService,
     inboundCredits: services.inboundCredits,
     virtualAccountService: services.virtualAccountService,
     vasCatalogueService: services.vasCatalogueService,

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requireAdminToken } from '../../http/plugins/admin-auth.ts';
 import type { Limiter } from '../../http/plugins/rate-limits.ts';
+import { type AccountFreezeRoutesOptions, accountFreezeRoutes } from './account-freezes.ts';
 import { type ClientRoutesOptions, clientRoutes } from './clients.ts';
 import { type SandboxCreditRouteOptions, sandboxCreditRoute } from './sandbox-credits.ts';
 import { type SandboxUssdDialRouteOptions, sandboxUssdDialRoute } from './sandbox-ussd-dials.ts';
@@ -16,6 +17,7 @@ export type AdminRoutesOptions = {
   /** Per IP address: every operator request, and those with a wrong token. */
   readonly adminLimits?: { readonly everyRequest: Limiter; readonly failures: Limiter };
 } & ClientRoutesOptions &
+  AccountFreezeRoutesOptions &
   SandboxCreditRouteOptions &
   SandboxVirtualAccountPaymentRouteOptions &
   SandboxUssdDialRouteOptions &
@@ -26,6 +28,7 @@ export type AdminRoutesOptions = {
 export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (app, options) => {
   requireAdminToken(app, options.adminToken, options.adminLimits);
   await app.register(clientRoutes, options);
+  await app.register(accountFreezeRoutes, options);
   await app.register(sandboxCreditRoute, options);
   await app.register(sandboxVirtualAccountPaymentRoute, options);
   await app.register(sandboxUssdDialRoute, options);

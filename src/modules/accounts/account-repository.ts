@@ -286,3 +286,24 @@ export async function updateNotificationSettings(
   );
   return rows.length === 1;
 }
+
+/**
+ * Moves an account between Active and Frozen (an operator's freeze); a Closed one never moves.
+ * Answers the account as it is afterwards, or undefined when no account has the number.
+ */
+export async function setFrozen(
+  db: Queryable,
+  change: { accountNumber: string; frozen: boolean; now: Date },
+): Promise<Account | undefined> {
+  await db.query(
+    `UPDATE accounts SET status = $2, updated_at = $3
+      WHERE account_number = $1 AND status = $4`,
+    [
+      change.accountNumber,
+      change.frozen ? 'Frozen' : 'Active',
+      change.now,
+      change.frozen ? 'Active' : 'Frozen',
+    ],
+  );
+  return findAccountByNumber(db, change.accountNumber);
+}

@@ -159,6 +159,25 @@ export function createAccountService(deps: AccountServiceDeps) {
     });
   }
 
+  /**
+   * Operator use: a frozen account takes no debit and no credit (402 ACCOUNT_NOT_ACTIVE, checked
+   * inside every money movement's own database call) until it is unfrozen. Closed stays closed.
+   */
+  async function setFrozen(accountNumber: string, frozen: boolean): Promise<Account> {
+    const account = await accountRepository.setFrozen(deps.db, {
+      accountNumber,
+      frozen,
+      now: deps.clock.now(),
+    });
+    if (account === undefined) {
+      throw recordNotFound();
+    }
+    if (account.status === 'Closed') {
+      throw new AppError('ACCOUNT_NOT_ACTIVE', 'A closed account cannot be frozen or unfrozen.');
+    }
+    return account;
+  }
+
   return {
     openAccount,
     createAccount,
@@ -166,6 +185,7 @@ export function createAccountService(deps: AccountServiceDeps) {
     listAccounts,
     updateNotificationSettings,
     statement,
+    setFrozen,
   };
 }
 
