@@ -169,12 +169,22 @@ export const COMMANDS: Record<string, { usage: string; run: Command }> = {
   'accounts:freeze': {
     usage: 'accounts:freeze --account NUMBER   stop every debit and credit on an account',
     run: (context) =>
-      call(context, 'POST', `/admin/accounts/${encodeURIComponent(required(context, 'account'))}/freeze`, {}),
+      call(
+        context,
+        'POST',
+        `/admin/accounts/${encodeURIComponent(required(context, 'account'))}/freeze`,
+        {},
+      ),
   },
   'accounts:unfreeze': {
     usage: 'accounts:unfreeze --account NUMBER   let a frozen account move money again',
     run: (context) =>
-      call(context, 'POST', `/admin/accounts/${encodeURIComponent(required(context, 'account'))}/unfreeze`, {}),
+      call(
+        context,
+        'POST',
+        `/admin/accounts/${encodeURIComponent(required(context, 'account'))}/unfreeze`,
+        {},
+      ),
   },
   'sandbox:ussd-dial': {
     usage:
