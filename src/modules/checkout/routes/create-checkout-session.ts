@@ -4,9 +4,9 @@ import { parseAmount } from '../../../http/amount.ts';
 import { ErrorSchema, envelopeSchema } from '../../../http/common-schemas.ts';
 import { ok } from '../../../http/envelope.ts';
 import type { Kobo } from '../../../shared/money.ts';
+import type { CheckoutLimits } from '../checkout-limits.ts';
 import { CreateCheckoutSessionBody } from '../checkout-schemas.ts';
 import type { CheckoutService } from '../checkout-service.ts';
-import type { CheckoutLimits } from './checkout-limits.ts';
 
 export interface CreateCheckoutSessionRouteOptions {
   readonly checkoutService: Pick<CheckoutService, 'open'>;

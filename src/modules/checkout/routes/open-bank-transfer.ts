@@ -3,9 +3,9 @@ import { Type } from 'typebox';
 import { ErrorSchema, envelopeSchema } from '../../../http/common-schemas.ts';
 import { ok } from '../../../http/envelope.ts';
 import { koboToNaira } from '../../../shared/money.ts';
+import type { CheckoutLimits } from '../checkout-limits.ts';
 import { CheckoutPageHeaders, CheckoutSessionParams } from '../checkout-schemas.ts';
 import type { CheckoutService } from '../checkout-service.ts';
-import type { CheckoutLimits } from './checkout-limits.ts';
 
 export interface OpenBankTransferRouteOptions {
   readonly checkoutService: Pick<CheckoutService, 'openBankTransfer'>;

@@ -3,9 +3,9 @@ import { Type } from 'typebox';
 import { ErrorSchema, envelopeSchema } from '../../../http/common-schemas.ts';
 import { ok } from '../../../http/envelope.ts';
 import { dialString, ussdReferenceView } from '../../ussd/index.ts';
+import type { CheckoutLimits } from '../checkout-limits.ts';
 import { CheckoutPageHeaders, CheckoutSessionParams, OpenUssdBody } from '../checkout-schemas.ts';
 import type { CheckoutService } from '../checkout-service.ts';
-import type { CheckoutLimits } from './checkout-limits.ts';
 
 export interface OpenUssdRouteOptions {
   readonly checkoutService: Pick<CheckoutService, 'openUssd'>;

@@ -2,10 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ErrorSchema, envelopeSchema } from '../../../http/common-schemas.ts';
 import { ok } from '../../../http/envelope.ts';
+import type { CheckoutLimits } from '../checkout-limits.ts';
+import type { CheckoutPageViews } from '../checkout-page-views.ts';
 import { CheckoutPageHeaders, CheckoutSessionParams, SimulateBody } from '../checkout-schemas.ts';
 import type { CheckoutService } from '../checkout-service.ts';
-import type { CheckoutLimits } from './checkout-limits.ts';
-import type { CheckoutPageViews } from './checkout-page-views.ts';
 
 export interface SimulateCheckoutPaymentRouteOptions {
   readonly checkoutService: Pick<CheckoutService, 'simulate'>;

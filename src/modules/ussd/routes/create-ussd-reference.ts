@@ -6,7 +6,7 @@ import type { Kobo } from '../../../shared/money.ts';
 import { CreateUssdReferenceBody, UssdReferenceSchema } from '../ussd-schemas.ts';
 import type { UssdService } from '../ussd-service.ts';
 import { ussdReferenceView } from '../ussd-view.ts';
-import type { UssdViewContext } from './ussd-view-context.ts';
+import type { UssdViewContext } from '../ussd-view-context.ts';
 
 export interface CreateUssdReferenceRouteOptions {
   readonly ussdService: Pick<UssdService, 'create'>;

@@ -4,7 +4,7 @@ import { ok } from '../../../http/envelope.ts';
 import { UssdReferenceParams, UssdReferenceSchema } from '../ussd-schemas.ts';
 import type { UssdService } from '../ussd-service.ts';
 import { ussdReferenceView } from '../ussd-view.ts';
-import type { UssdViewContext } from './ussd-view-context.ts';
+import type { UssdViewContext } from '../ussd-view-context.ts';
 
 export interface GetUssdReferenceRouteOptions {
   readonly ussdService: Pick<UssdService, 'get'>;

@@ -8,7 +8,7 @@ import { paged } from '../../../http/envelope.ts';
 import { ListUssdReferencesQuery, UssdReferenceSchema } from '../ussd-schemas.ts';
 import type { UssdService } from '../ussd-service.ts';
 import { ussdReferenceView } from '../ussd-view.ts';
-import type { UssdViewContext } from './ussd-view-context.ts';
+import type { UssdViewContext } from '../ussd-view-context.ts';
 
 export interface ListUssdReferencesRouteOptions {
   readonly ussdService: Pick<UssdService, 'list'>;

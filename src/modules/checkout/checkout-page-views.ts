@@ -1,5 +1,5 @@
-import type { CheckoutSession } from '../checkout-session.ts';
-import type { checkoutPageView } from '../checkout-view.ts';
+import type { CheckoutSession } from './checkout-session.ts';
+import type { checkoutPageView } from './checkout-view.ts';
 
 /** Renders a session for the hosted page with what the routes do not know (now, fees, banks). */
 export interface CheckoutPageViews {
