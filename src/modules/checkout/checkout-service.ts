@@ -345,7 +345,7 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     if (paid.channel === 'USSD' && session.virtualAccountId !== null) {
       await deps.virtualAccounts
         .remove({ clientId: session.clientId }, session.virtualAccountId)
-        .catch(() => undefined);
+        .catch(ignoreUnknownRecord(undefined));
     }
     return (await repository.findSession(db, session.id)) ?? completed;
   }
@@ -357,7 +357,7 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     if (session.virtualAccountId !== null) {
       const [paid] = await deps.virtualAccounts
         .payments(owner, session.virtualAccountId)
-        .catch(() => []);
+        .catch(ignoreUnknownRecord([]));
       if (paid !== undefined) {
         return { channel: 'BANK_TRANSFER', transfer: paid.transfer };
       }
@@ -412,6 +412,19 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
 }
 
 export type CheckoutService = ReturnType<typeof createCheckoutService>;
+
+/**
+ * The session's virtual account may be gone (its owner deleted it through the API): that is
+ * "no payment there". Anything else (the database away) is the caller's error, not a silence.
+ */
+function ignoreUnknownRecord<T>(fallback: T) {
+  return (error: unknown): T => {
+    if (error instanceof AppError && error.code === 'RECORD_NOT_FOUND') {
+      return fallback;
+    }
+    throw error;
+  };
+}
 
 const RESERVED_REFERENCE_CODES = new Set(['sessions', 'pay', 'verify']);
 
