@@ -36,10 +36,10 @@ module.exports = {
     {
       name: 'layers-below-modules',
       comment:
-        'Shared layers (ledger, db, http, auth, rails, webhooks, idempotency, config, errors, shared) never import a module, the admin API or the composition root.',
+        'Shared layers (ledger, db, http, auth, audit, rails, webhooks, idempotency, config, errors, shared) never import a module, the admin API or the composition root.',
       severity: 'error',
       from: {
-        path: '^src/(ledger|db|http|auth|rails|webhooks|idempotency|config|errors|shared)/',
+        path: '^src/(ledger|db|http|auth|audit|rails|webhooks|idempotency|config|errors|shared)/',
         pathNot: NOT_TESTS,
       },
       to: {

@@ -9,7 +9,14 @@ import path from 'node:path';
 const OWNERS: Record<string, readonly string[]> = {
   'src/db': ['schema_migrations'],
   'src/ledger': ['ledger_accounts', 'ledger_entries', 'ledger_journals', 'ledger_holds'],
-  'src/auth': ['oauth_apps', 'oauth_app_keys', 'used_assertion_ids', 'refresh_tokens'],
+  'src/auth': [
+    'oauth_apps',
+    'oauth_app_keys',
+    'used_assertion_ids',
+    'refresh_tokens',
+    'client_access',
+  ],
+  'src/audit': ['audit_events'],
   'src/idempotency': ['idempotency_requests'],
   'src/webhooks': ['webhook_endpoints', 'webhook_events', 'webhook_attempts'],
   'src/rails/nip': ['nip_simulator_sessions'],

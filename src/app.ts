@@ -75,6 +75,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
     bodyLimit: 256 * 1024,
+    ...(config.exposure.trustProxy === undefined ? {} : { trustProxy: config.exposure.trustProxy }),
     ...serverTimeoutOptions(config.http),
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.addHook('onSend', async (request, reply) => {
@@ -91,6 +92,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const limit = await installRateLimits(app, {
     redis: deps.redis,
     redisPrefix: limits.redisPrefix,
+    // Going over a limit is a security event (a lockout): once per key and window.
+    onLimitReached: ({ limit: name, request }) =>
+      services.auditLog.record({
+        actor: request.principal?.clientId ? `client:${request.principal.clientId}` : 'anonymous',
+        action: 'security.rate_limited',
+        target: name,
+        outcome: 'locked_out',
+        details: { limit: name, route: request.routeOptions.url ?? null },
+        request,
+      }),
   });
   const perIp = (request: FastifyRequest) => request.ip;
   const perClient = (request: FastifyRequest) => request.principal.clientId;
@@ -142,7 +153,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     limit: limit({ name: 'token', max: limits.tokenPerMinutePerIp, key: perIp }),
   });
   await app.register(async (authenticated) => {
-    requireAccessToken(authenticated, services.accessTokens);
+    requireAccessToken(authenticated, services);
     authenticated.addHook('preHandler', async (request) => {
       await apiLimit(request);
       if (request.routeOptions.url === NAME_ENQUIRY) {
@@ -201,11 +212,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
     await authenticated.register(webhookRoutes, {
       webhookService: services.webhookService,
+      auditLog: services.auditLog,
       clock: deps.clock,
     });
   });
   await app.register(adminRoutes, {
     adminToken: deps.secrets.adminToken,
+    auditLog: services.auditLog,
+    adminAllowList: config.exposure.adminAllowList,
     adminLimits: {
       everyRequest: limit({ name: 'admin', max: limits.adminPerMinutePerIp, key: perIp }),
       failures: limit({

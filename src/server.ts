@@ -6,7 +6,9 @@ import { createBackgroundWorkers, reportTo } from './background-workers.ts';
 import { type Config, ConfigError, loadConfig } from './config/config.ts';
 import { createDb } from './db/create-db.ts';
 import { migrate } from './db/migrate.ts';
-import { type DemoClient, ensureDemoClient } from './sandbox/demo-client.ts';
+import { requestForLog } from './http/request-log.ts';
+import { sandboxBanner } from './sandbox/banner.ts';
+import { ensureDemoClient } from './sandbox/demo-client.ts';
 import { resolveSecrets } from './sandbox/secrets.ts';
 import { createServices } from './services.ts';
 import { systemClock } from './shared/clock.ts';
@@ -16,7 +18,7 @@ async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const secrets = await resolveSecrets(config);
   // Broken connections (a database restart) are reported through the app's logger once it exists.
-  let log: Pick<FastifyBaseLogger, 'warn' | 'info'> | undefined;
+  let log: Pick<FastifyBaseLogger, 'warn' | 'info' | 'error'> | undefined;
   const db = await createDb(config, {
     onConnectionError: (error, unreported) =>
       log?.warn(
@@ -25,7 +27,13 @@ async function main(): Promise<void> {
       ),
   });
   await migrate(db);
-  const services = createServices({ config, db, clock: systemClock, secrets });
+  const services = createServices({
+    config,
+    db,
+    clock: systemClock,
+    secrets,
+    onAuditError: (error) => log?.error({ err: error }, 'an audit event was not recorded'),
+  });
   // Shared rate-limit counters, when several server processes must count together.
   const redis =
     config.rateLimits.redisUrl === undefined
@@ -44,6 +52,7 @@ async function main(): Promise<void> {
     logger: {
       level: config.logLevel,
       redact: ['req.headers.authorization', 'req.headers.clientid', 'req.body'],
+      serializers: { req: requestForLog },
     },
   });
   log = app.log;
@@ -76,7 +85,7 @@ async function main(): Promise<void> {
       clientService: services.clientService,
       network: services.rail,
     });
-    printSandboxBanner(config, secrets.adminToken, demo, created);
+    process.stdout.write(sandboxBanner(config, secrets.adminToken, demo, created));
   }
 }
 
@@ -90,30 +99,6 @@ function loadConfigOrExit(): Config {
     }
     throw error;
   }
-}
-
-function printSandboxBanner(
-  config: Config,
-  adminToken: string,
-  demo: DemoClient,
-  created: boolean,
-) {
-  const lines = [
-    '',
-    `OpenIBS sandbox is running at ${config.publicBaseUrl}`,
-    `  ${created ? 'Created' : 'Using'} the demo client (data in ${config.dataDir})`,
-    `  OAuth client id:  ${demo.oauthClientId}`,
-    `  ibs_client_id:    ${demo.ibsClientId}   (send it as the ClientID header)`,
-    `  main account:     ${demo.mainAccountNumber}`,
-    `  admin token:      ${adminToken}`,
-    '',
-    '  Get an access token:   npx openibs token',
-    `  List your accounts:    curl -H "Authorization: Bearer $(npx openibs token)" \\`,
-    `                           -H "ClientID: ${demo.ibsClientId}" ${config.publicBaseUrl}/accounts`,
-    `  API reference:         ${config.publicBaseUrl}/docs`,
-    '',
-  ];
-  process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 await main();

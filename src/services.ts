@@ -1,5 +1,7 @@
+import { createAuditLog } from './audit/index.ts';
 import { createAccessTokenIssuer } from './auth/access-tokens.ts';
 import { findActiveAppByOAuthClientId } from './auth/oauth-app-repository.ts';
+import { createRevocationList } from './auth/revocation-list.ts';
 import { createTokenService } from './auth/token-service.ts';
 import type { Config, Secrets } from './config/config.ts';
 import type { Db } from './db/db.ts';
@@ -67,6 +69,8 @@ export interface ServiceDeps {
   readonly biller?: Biller;
   /** The USSD gateway; by default the sandbox simulator, or a refusing one in production. */
   readonly ussdGateway?: UssdGateway;
+  /** Where a failed audit write is reported (the process log); it never fails a request. */
+  readonly onAuditError?: (error: unknown) => void;
 }
 
 /**
@@ -82,10 +86,18 @@ export function createServices(deps: ServiceDeps) {
     ttlSeconds: config.accessTokenTtlSeconds,
     clock,
   });
+  const revocations = createRevocationList({
+    db,
+    clock,
+    refreshMs: config.revocationRefreshSeconds * 1000,
+    tokenTtlSeconds: config.accessTokenTtlSeconds,
+  });
+  const auditLog = createAuditLog({ db, clock, onError: deps.onAuditError });
   const tokenService = createTokenService({
     db,
     clock,
     accessTokens,
+    auditLog,
     assertionPolicy: {
       audiences: config.assertionAudiences,
       minRsaKeyBits: config.minRsaKeyBits,
@@ -108,6 +120,7 @@ export function createServices(deps: ServiceDeps) {
     clock,
     accountService,
     minRsaKeyBits: config.minRsaKeyBits,
+    revocations,
   });
   const webhookService = createWebhookService({
     db,
@@ -248,6 +261,8 @@ export function createServices(deps: ServiceDeps) {
   });
   return {
     accessTokens,
+    revocations,
+    auditLog,
     tokenService,
     accountService,
     subAccountService,

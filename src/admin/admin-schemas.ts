@@ -101,3 +101,43 @@ export const UpdateVasProductsBody = Type.Object({
     { maxItems: 500 },
   ),
 });
+
+export const AppKeySchema = Type.Object({
+  _id: Type.String(),
+  algorithm: Type.Enum(['RS256', 'ES256']),
+  createdAt: Type.String({ format: 'date-time' }),
+  revokedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+});
+
+export const AppWithKeysSchema = Type.Object({
+  ...AppSchema.properties,
+  status: Type.Enum(['Active', 'Revoked']),
+  revokedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  keys: Type.Array(AppKeySchema),
+});
+
+export const AddAppKeyBody = Type.Object({ publicKey: RegisterAppBody.properties.publicKey });
+
+export const AppKeyParams = Type.Object({
+  id: Type.String({ maxLength: 64 }),
+  appId: Type.String({ maxLength: 64 }),
+});
+
+export const ClientAccessSchema = Type.Object({
+  client: Type.String(),
+  status: Type.Enum(['Active', 'Disabled']),
+  disabledAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  tokensRevokedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+});
+
+export const AuditEventSchema = Type.Object({
+  _id: Type.String(),
+  at: Type.String({ format: 'date-time' }),
+  actor: Type.String(),
+  action: Type.String(),
+  target: Type.Union([Type.String(), Type.Null()]),
+  outcome: Type.String(),
+  sourceIp: Type.Union([Type.String(), Type.Null()]),
+  requestId: Type.Union([Type.String(), Type.Null()]),
+  details: Type.Record(Type.String(), Type.Unknown()),
+});

@@ -6,10 +6,16 @@ import type { Principal } from './principal.ts';
 const ACCESS_TOKEN_AUDIENCE = 'openibs-api';
 const VERIFIED_CACHE_MAX = 10_000;
 
+export interface VerifiedAccessToken {
+  readonly principal: Principal;
+  /** When the token was issued, to the millisecond: revocation compares with it. */
+  readonly issuedAtMs: number;
+}
+
 export interface AccessTokenIssuer {
   issue(principal: Principal): Promise<string>;
-  /** The principal, or undefined for a token that is malformed, forged or expired. */
-  verify(token: string): Promise<Principal | undefined>;
+  /** The token's principal, or undefined for a token that is malformed, forged or expired. */
+  verify(token: string): Promise<VerifiedAccessToken | undefined>;
   readonly ttlSeconds: number;
 }
 
@@ -26,13 +32,15 @@ export function createAccessTokenIssuer(options: {
   const key = new TextEncoder().encode(options.secret);
   // Verified tokens, by their exact text, until they expire: a cache hit skips the HMAC and
   // JSON work (about half the CPU of a small authenticated request). Bounded; cleared when full.
-  const verified = new Map<string, { principal: Principal; expiresAtMs: number }>();
+  const verified = new Map<string, VerifiedAccessToken & { expiresAtMs: number }>();
   const nowMs = () => options.clock.now().getTime();
   return {
     ttlSeconds: options.ttlSeconds,
     async issue(principal) {
-      const nowSeconds = Math.floor(options.clock.now().getTime() / 1000);
-      return new SignJWT({ cid: principal.clientId, azp: principal.oauthClientId })
+      const nowMs = options.clock.now().getTime();
+      const nowSeconds = Math.floor(nowMs / 1000);
+      // iat has whole seconds; a revocation in the same second needs the milliseconds.
+      return new SignJWT({ cid: principal.clientId, azp: principal.oauthClientId, iat_ms: nowMs })
         .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' })
         .setIssuer(options.issuer)
         .setAudience(ACCESS_TOKEN_AUDIENCE)
@@ -46,7 +54,7 @@ export function createAccessTokenIssuer(options: {
       const cached = verified.get(token);
       if (cached !== undefined) {
         if (cached.expiresAtMs > nowMs()) {
-          return cached.principal;
+          return cached;
         }
         verified.delete(token);
         return undefined;
@@ -59,7 +67,7 @@ export function createAccessTokenIssuer(options: {
         verified.clear();
       }
       verified.set(token, entry);
-      return entry.principal;
+      return entry;
     },
   };
 
@@ -72,12 +80,15 @@ export function createAccessTokenIssuer(options: {
         currentDate: options.clock.now(),
         requiredClaims: ['exp', 'sub'],
       });
-      const { sub, cid, azp, exp } = payload;
+      const { sub, cid, azp, exp, iat, iat_ms } = payload;
       if (typeof sub !== 'string' || typeof cid !== 'string' || typeof azp !== 'string') {
         return undefined;
       }
       const principal: Principal = { appId: sub, clientId: cid, oauthClientId: azp };
-      return { principal, expiresAtMs: (exp ?? 0) * 1000 };
+      // Without iat_ms, the end of the iat second: a revocation in that second covers it.
+      const issuedAtMs =
+        typeof iat_ms === 'number' ? iat_ms : typeof iat === 'number' ? iat * 1000 + 999 : 0;
+      return { principal, issuedAtMs, expiresAtMs: (exp ?? 0) * 1000 };
     } catch (error) {
       if (error instanceof errors.JOSEError) {
         return undefined;

@@ -99,3 +99,20 @@ export async function purgeExpiredRefreshTokens(
   );
   return rows[0]?.n ?? 0;
 }
+
+/** Revokes every live refresh token of one app, or of every app of a client. */
+export async function revokeRefreshTokensOf(
+  db: Queryable,
+  owner: { readonly appId: string } | { readonly clientId: string },
+  now: Date,
+): Promise<void> {
+  const apps =
+    'appId' in owner
+      ? { sql: 'app_id = $1', id: owner.appId }
+      : { sql: 'app_id IN (SELECT id FROM oauth_apps WHERE client_id = $1)', id: owner.clientId };
+  await db.query(
+    `UPDATE refresh_tokens SET revoked_at = $2
+      WHERE ${apps.sql} AND revoked_at IS NULL AND used_at IS NULL AND expires_at > $2`,
+    [apps.id, now],
+  );
+}

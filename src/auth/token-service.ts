@@ -1,4 +1,5 @@
 import { decodeJwt } from 'jose';
+import type { AuditLog } from '../audit/index.ts';
 import type { Db, Queryable } from '../db/db.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -34,18 +35,60 @@ export interface TokenServiceDeps {
   readonly db: Db;
   readonly clock: Clock;
   readonly accessTokens: AccessTokenIssuer;
+  /** Failed client authentication and refresh-token reuse are security events. */
+  readonly auditLog: AuditLog;
   readonly assertionPolicy: AssertionPolicy;
   readonly refreshTokenTtlSeconds: number;
   readonly rejectReusedAssertionIds: boolean;
 }
 
+/** Where a token request came from, for the audit trail. */
+export type TokenRequestSource = { readonly ip: string; readonly id: string } | undefined;
+
+/**
+ * The answer to every failed client authentication whose cause would tell an attacker which
+ * client ids exist (unknown, revoked or disabled client, bad signature): one status, one code,
+ * one message. The audit trail keeps the real cause.
+ */
+const CLIENT_AUTHENTICATION_FAILED =
+  'Client authentication failed: unknown client_id, or the client assertion signature does not verify.';
+
 export function createTokenService(deps: TokenServiceDeps) {
-  async function exchange(request: TokenRequest): Promise<TokenResponse> {
+  async function exchange(
+    request: TokenRequest,
+    source?: TokenRequestSource,
+  ): Promise<TokenResponse> {
+    try {
+      return await exchangeOrThrow(request, source);
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'OAUTH_INVALID_CLIENT') {
+        await auditFailure(request, error, source);
+      }
+      throw error;
+    }
+  }
+
+  async function auditFailure(request: TokenRequest, error: AppError, source: TokenRequestSource) {
+    const cause = error.cause instanceof AppError ? error.cause.message : error.message;
+    await deps.auditLog.record({
+      actor: `oauth-client:${(request.client_id ?? '').slice(0, 64) || 'unknown'}`,
+      action: 'token.client_authentication_failed',
+      target: null,
+      outcome: 'refused',
+      details: { grantType: request.grant_type ?? null, cause },
+      request: source,
+    });
+  }
+
+  async function exchangeOrThrow(
+    request: TokenRequest,
+    source: TokenRequestSource,
+  ): Promise<TokenResponse> {
     switch (request.grant_type) {
       case 'client_credentials':
         return clientCredentials(request);
       case 'refresh_token':
-        return refresh(request);
+        return refresh(request, source);
       case undefined:
       case '':
         throw new AppError('OAUTH_INVALID_REQUEST', 'grant_type is required.');
@@ -67,7 +110,10 @@ export function createTokenService(deps: TokenServiceDeps) {
     return issueTokens(deps.db, app, newObjectId(deps.clock));
   }
 
-  async function refresh(request: TokenRequest): Promise<TokenResponse> {
+  async function refresh(
+    request: TokenRequest,
+    source: TokenRequestSource,
+  ): Promise<TokenResponse> {
     const refreshToken = request.refresh_token;
     if (refreshToken === undefined || refreshToken === '') {
       throw new AppError('OAUTH_INVALID_REQUEST', 'refresh_token is required.');
@@ -105,7 +151,7 @@ export function createTokenService(deps: TokenServiceDeps) {
       return issueTokens(tx, app, consumed.familyId);
     });
     if (issued === undefined) {
-      await revokeOnReuse(tokenHash, now);
+      await revokeOnReuse(tokenHash, now, source);
       throw new AppError(
         'OAUTH_INVALID_GRANT',
         'The refresh token is invalid, expired or revoked.',
@@ -115,10 +161,22 @@ export function createTokenService(deps: TokenServiceDeps) {
   }
 
   /** A used token presented again means it leaked: the whole family dies (RFC 9700). */
-  async function revokeOnReuse(tokenHash: string, now: Date): Promise<void> {
+  async function revokeOnReuse(
+    tokenHash: string,
+    now: Date,
+    source: TokenRequestSource,
+  ): Promise<void> {
     const known = await refreshTokens.findRefreshToken(deps.db, tokenHash);
     if (known?.usedAt != null && known.revokedAt === null) {
       await refreshTokens.revokeFamily(deps.db, known.familyId, now);
+      await deps.auditLog.record({
+        actor: `app:${known.appId}`,
+        action: 'token.refresh_reuse',
+        target: known.familyId,
+        outcome: 'family_revoked',
+        details: { appId: known.appId, tokenId: known.id },
+        request: source,
+      });
     }
   }
 
@@ -132,7 +190,9 @@ export function createTokenService(deps: TokenServiceDeps) {
     }
     const app = await apps.findActiveAppByOAuthClientId(db, oauthClientId);
     if (app === undefined) {
-      throw new AppError('OAUTH_INVALID_CLIENT', 'Unknown client.');
+      throw sameAsBadSignature(
+        new AppError('OAUTH_INVALID_CLIENT', 'Unknown, revoked or disabled client.'),
+      );
     }
     const keys = await apps.listActiveAppKeys(db, app.id);
     const payload = await verifyClientAssertion(
@@ -140,7 +200,11 @@ export function createTokenService(deps: TokenServiceDeps) {
       app.oauthClientId,
       keys,
       deps.assertionPolicy,
-    );
+    ).catch((error: unknown) => {
+      throw error instanceof AppError && error.message.includes('signature')
+        ? sameAsBadSignature(error)
+        : error;
+    });
     if (deps.rejectReusedAssertionIds) {
       await rememberAssertion(db, app.id, payload.jti, payload.exp);
     }
@@ -197,6 +261,10 @@ export function createTokenService(deps: TokenServiceDeps) {
 }
 
 export type TokenService = ReturnType<typeof createTokenService>;
+
+function sameAsBadSignature(cause: AppError): AppError {
+  return new AppError('OAUTH_INVALID_CLIENT', CLIENT_AUTHENTICATION_FAILED, { cause });
+}
 
 function requireAssertion(request: TokenRequest): string {
   const type = request.client_assertion_type;

@@ -3,34 +3,10 @@ import { loadConfig } from '../config/config.ts';
 import { createDb } from '../db/create-db.ts';
 import { migrate } from '../db/migrate.ts';
 import { readDemoClient } from '../sandbox/demo-client.ts';
+import { type CliCommand, call, required } from './admin-call.ts';
 import type { CliContext } from './cli-context.ts';
 import { signClientAssertion } from './client-assertion-signer.ts';
-
-type Command = (context: CliContext) => Promise<unknown>;
-
-async function call(context: CliContext, method: string, path: string, body?: unknown) {
-  const response = await fetch(`${await context.baseUrl()}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${await context.adminToken()}`,
-      'content-type': 'application/json',
-    },
-    body: body === undefined ? null : JSON.stringify(body),
-  });
-  const payload = (await response.json()) as { data?: unknown; message?: string };
-  if (!response.ok) {
-    throw new Error(`${response.status}: ${payload.message ?? 'request failed'}`);
-  }
-  return payload.data;
-}
-
-function required(context: CliContext, name: string): string {
-  const value = context.options[name];
-  if (typeof value !== 'string' || value === '') {
-    throw new Error(`--${name} is required`);
-  }
-  return value;
-}
+import { OPERATOR_COMMANDS } from './operator-commands.ts';
 
 async function assertion(context: CliContext) {
   const demo = await readDemoClient(context.dataDir);
@@ -49,7 +25,7 @@ async function assertion(context: CliContext) {
 }
 
 /** The command table; `openibs help` prints it. */
-export const COMMANDS: Record<string, { usage: string; run: Command }> = {
+export const COMMANDS: Record<string, CliCommand> = {
   migrate: {
     usage:
       'migrate   apply pending migrations to DATABASE_URL (or DATA_DIR PGlite, server stopped)',
@@ -199,4 +175,5 @@ export const COMMANDS: Record<string, { usage: string; run: Command }> = {
       });
     },
   },
+  ...OPERATOR_COMMANDS,
 };

@@ -7,6 +7,7 @@ import {
   readEnvNaira,
   readEnvString,
 } from './env-reader.ts';
+import { type ExposureConfig, readExposureConfig } from './exposure-config.ts';
 import { type IdentityConfig, readIdentityConfig } from './identity-config.ts';
 import { type KycLimits, readKycLimits } from './kyc-limits.ts';
 import { type RateLimitConfig, readRateLimitConfig } from './rate-limit-config.ts';
@@ -36,6 +37,8 @@ export interface Config {
   readonly minRsaKeyBits: number;
   readonly institutionCode: string;
   readonly accessTokenTtlSeconds: number;
+  /** How stale a server's list of revoked tokens may grow: revocation takes this long at most. */
+  readonly revocationRefreshSeconds: number;
   readonly refreshTokenTtlSeconds: number;
   readonly maxAmountKobo: bigint;
   readonly stampDutyKobo: bigint;
@@ -52,6 +55,7 @@ export interface Config {
   readonly checkout: CheckoutConfig;
   readonly rateLimits: RateLimitConfig;
   readonly retention: RetentionConfig;
+  readonly exposure: ExposureConfig;
 }
 
 export interface VasConfig {
@@ -172,6 +176,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       min: 60,
       max: 86400,
     }),
+    revocationRefreshSeconds: readEnvInt(read, 'REVOCATION_REFRESH_SECONDS', {
+      fallback: 2,
+      min: 1,
+      max: 60,
+    }),
     refreshTokenTtlSeconds: readEnvInt(read, 'REFRESH_TOKEN_TTL_SECONDS', {
       fallback: 30 * 86400,
       min: 300,
@@ -195,6 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     checkout: readCheckoutConfig(read),
     rateLimits: readRateLimitConfig(read),
     retention: readRetentionConfig(read),
+    exposure: readExposureConfig(read, production),
     vas: Object.freeze({
       statusQueryScheduleSeconds: readSchedule(
         read,

@@ -242,6 +242,36 @@ describe('README quick start on a fresh machine', { timeout: 240_000 }, () => {
     assert.equal(after.accountBalance, 1491.94);
   });
 
+  test('`openibs clients:revoke-tokens` stops a token at once, and `audit:list` shows who did it', async () => {
+    const token = await cliToken();
+    await mainAccount(token);
+    const revoked = JSON.parse(
+      await cli('clients:revoke-tokens', '--client', demo.ibsClientId, '--operator', 'ada'),
+    ) as { status: string; tokensRevokedAt: string };
+    assert.equal(revoked.status, 'Active');
+    const refused = await fetch(`${baseUrl}/accounts`, {
+      headers: { authorization: `Bearer ${token}`, clientid: demo.ibsClientId },
+      signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
+    });
+    assert.equal(refused.status, 401);
+    const events = JSON.parse(await cli('audit:list', '--action', 'admin', '--limit', '5')) as {
+      actor: string;
+      action: string;
+      target: string;
+    }[];
+    assert.deepEqual(
+      { actor: events[0]?.actor, action: events[0]?.action, target: events[0]?.target },
+      {
+        actor: 'operator:ada',
+        action: 'admin.post /admin/clients/:id/revoke-tokens',
+        target: demo.ibsClientId,
+      },
+    );
+    // A token issued a moment later works: the revocation is a time, not a ban.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await mainAccount(await cliToken());
+  });
+
   test('SIGTERM shuts the server down gracefully with exit code 0', async () => {
     const server = servers.at(-1);
     assert.ok(server?.running, 'the server is still running');

@@ -1,7 +1,13 @@
+import type { BlockList } from 'node:net';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AuditLog } from '../../audit/index.ts';
 import { requireAdminToken } from '../../http/plugins/admin-auth.ts';
 import type { Limiter } from '../../http/plugins/rate-limits.ts';
+import { recordOperatorActions } from '../operator-audit.ts';
 import { type AccountFreezeRoutesOptions, accountFreezeRoutes } from './account-freezes.ts';
+import { type AppRoutesOptions, appRoutes } from './apps.ts';
+import { auditEventRoutes } from './audit-events.ts';
+import { type ClientAccessRoutesOptions, clientAccessRoutes } from './client-access.ts';
 import { type ClientRoutesOptions, clientRoutes } from './clients.ts';
 import { type SandboxCreditRouteOptions, sandboxCreditRoute } from './sandbox-credits.ts';
 import { type SandboxUssdDialRouteOptions, sandboxUssdDialRoute } from './sandbox-ussd-dials.ts';
@@ -16,7 +22,13 @@ export type AdminRoutesOptions = {
   readonly adminToken: string;
   /** Per IP address: every operator request, and those with a wrong token. */
   readonly adminLimits?: { readonly everyRequest: Limiter; readonly failures: Limiter };
+  /** Only these addresses reach the admin API (ADMIN_ALLOWED_IPS); undefined: any. */
+  readonly adminAllowList?: BlockList | undefined;
+  /** Every operator action and every refused admin call is recorded here. */
+  readonly auditLog: AuditLog;
 } & ClientRoutesOptions &
+  AppRoutesOptions &
+  ClientAccessRoutesOptions &
   AccountFreezeRoutesOptions &
   SandboxCreditRouteOptions &
   SandboxVirtualAccountPaymentRouteOptions &
@@ -26,8 +38,12 @@ export type AdminRoutesOptions = {
 
 /** Operator API under /admin, authenticated by the admin token. */
 export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (app, options) => {
-  requireAdminToken(app, options.adminToken, options.adminLimits);
+  recordOperatorActions(app, options.auditLog);
+  requireAdminToken(app, options.adminToken, options.adminLimits, options.adminAllowList);
   await app.register(clientRoutes, options);
+  await app.register(appRoutes, options);
+  await app.register(clientAccessRoutes, options);
+  await app.register(auditEventRoutes, options);
   await app.register(accountFreezeRoutes, options);
   await app.register(sandboxCreditRoute, options);
   await app.register(sandboxVirtualAccountPaymentRoute, options);

@@ -48,7 +48,7 @@ export const tokenRoute: FastifyPluginAsyncTypebox<{
       if (request.validationError !== undefined) {
         throw new AppError('OAUTH_INVALID_REQUEST', request.validationError.message);
       }
-      const tokens = await tokenService.exchange(request.body);
+      const tokens = await tokenService.exchange(request.body, { ip: request.ip, id: request.id });
       return reply.status(201).header('cache-control', 'no-store').send(tokens);
     },
   );

@@ -25,6 +25,11 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
       },
       security: [{ bearer: [], clientId: [] }],
     },
+    // In production the operator API is not advertised (ADMIN_API_IN_DOCS turns it back on).
+    transform: ({ schema, url }) =>
+      !config.exposure.adminApiInDocs && url.startsWith('/admin')
+        ? { schema: { ...schema, hide: true }, url }
+        : { schema, url },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -24,10 +24,22 @@ export type LimitFactory = (spec: LimitSpec) => Limiter;
  * needed (a route's preHandler, or inside a hook) and several may count one request; over a
  * limit the answer is our error envelope, 429 with Retry-After.
  */
+/** A key went over a limit: told once per key per window in each process (the audit trail). */
+export type LimitReached = (reached: {
+  readonly limit: string;
+  readonly key: string;
+  readonly request: FastifyRequest;
+}) => Promise<void>;
+
 export async function installRateLimits(
   app: FastifyInstance,
-  options: { readonly redis?: Redis | undefined; readonly redisPrefix?: string },
+  options: {
+    readonly redis?: Redis | undefined;
+    readonly redisPrefix?: string;
+    readonly onLimitReached?: LimitReached;
+  },
 ): Promise<LimitFactory> {
+  const alreadyTold = new Map<string, number>();
   await app.register(rateLimit, {
     global: false,
     ...(options.redis === undefined
@@ -39,6 +51,24 @@ export async function installRateLimits(
           skipOnError: true,
         }),
   });
+  // One report per key and window, not one per refused request: a flood writes one row.
+  async function tellOnce(spec: LimitSpec, request: FastifyRequest, ttlMs: number) {
+    if (options.onLimitReached === undefined) {
+      return;
+    }
+    const key = spec.key(request);
+    const id = `${spec.name}:${key}`;
+    const now = Date.now();
+    if ((alreadyTold.get(id) ?? 0) > now) {
+      return;
+    }
+    if (alreadyTold.size >= 10_000) {
+      alreadyTold.clear();
+    }
+    alreadyTold.set(id, now + Math.max(1000, ttlMs));
+    await options.onLimitReached({ limit: spec.name, key, request });
+  }
+
   return (spec) => {
     if (spec.max <= 0) {
       return async () => {};
@@ -52,6 +82,7 @@ export async function installRateLimits(
       const counted = await count(request);
       if (!counted.isAllowed && counted.isExceeded) {
         const seconds = String(Math.max(1, counted.ttlInSeconds));
+        await tellOnce(spec, request, counted.ttl);
         throw new AppError('RATE_LIMITED', `Too many requests. Retry in ${seconds} seconds.`, {
           headers: { 'retry-after': seconds },
         });

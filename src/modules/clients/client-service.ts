@@ -1,5 +1,7 @@
+import * as appManagement from '../../auth/app-management.ts';
 import { registerOAuthApp } from '../../auth/app-registration.ts';
-import type { Db } from '../../db/db.ts';
+import type { RevocationList } from '../../auth/revocation-list.ts';
+import type { Db, Tx } from '../../db/db.ts';
 import { recordNotFound } from '../../errors/app-error.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { isObjectId, newObjectId } from '../../shared/ids.ts';
@@ -13,6 +15,8 @@ export interface ClientServiceDeps {
   readonly clock: Clock;
   readonly accountService: AccountService;
   readonly minRsaKeyBits: number;
+  /** Told after each revocation, so this process refuses the revoked tokens at once. */
+  readonly revocations: Pick<RevocationList, 'invalidate'>;
 }
 
 /** Operator use cases: onboarding clients and registering their OAuth apps. */
@@ -65,7 +69,67 @@ export function createClientService(deps: ClientServiceDeps) {
     );
   }
 
-  return { createClient, getClient, getClientWithMainAccount, registerApp };
+  /** The client's apps with their keys, revoked ones included. */
+  async function listApps(clientId: string) {
+    const client = await getClient(clientId);
+    return appManagement.listClientApps(deps.db, client.id);
+  }
+
+  async function addAppKey(clientId: string, appId: string, publicKey: string) {
+    const client = await getClient(clientId);
+    return deps.db.transaction((tx) =>
+      appManagement.addAppKey(tx, deps, { clientId: client.id, appId, publicKey }),
+    );
+  }
+
+  /** Runs a revocation in a transaction, then makes it felt in this process at once. */
+  async function revoking(work: (tx: Tx) => Promise<void>) {
+    await deps.db.transaction(work);
+    deps.revocations.invalidate();
+  }
+
+  async function revokeApp(clientId: string, appId: string) {
+    const client = await getClient(clientId);
+    await revoking((tx) => appManagement.revokeApp(tx, deps.clock, client.id, appId));
+    return appManagement.findClientApp(deps.db, client.id, appId);
+  }
+
+  async function revokeAppKey(clientId: string, appId: string, keyId: string) {
+    const client = await getClient(clientId);
+    await revoking((tx) =>
+      appManagement.revokeAppKey(tx, deps.clock, { clientId: client.id, appId, keyId }),
+    );
+  }
+
+  async function setDisabled(clientId: string, disabled: boolean) {
+    const client = await getClient(clientId);
+    await revoking((tx) => appManagement.setClientDisabled(tx, deps.clock, client.id, disabled));
+    return getClientWithMainAccount(client.id);
+  }
+
+  async function revokeTokens(clientId: string) {
+    const client = await getClient(clientId);
+    await revoking((tx) => appManagement.revokeClientTokens(tx, deps.clock, client.id));
+    return appManagement.findClientAccess(deps.db, client.id);
+  }
+
+  async function accessOf(clientId: string) {
+    return appManagement.findClientAccess(deps.db, clientId);
+  }
+
+  return {
+    createClient,
+    getClient,
+    getClientWithMainAccount,
+    registerApp,
+    listApps,
+    addAppKey,
+    revokeApp,
+    revokeAppKey,
+    setDisabled,
+    revokeTokens,
+    accessOf,
+  };
 }
 
 export type ClientService = ReturnType<typeof createClientService>;

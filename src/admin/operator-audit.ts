@@ -1,0 +1,66 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AuditLog } from '../audit/index.ts';
+
+const OPERATOR_LABEL = /^[A-Za-z0-9._@-]{1,64}$/;
+const ID_FIELDS = ['_id', 'id', 'accountNumber', 'reference', 'sessionId'] as const;
+
+/**
+ * Every operator action (any admin call that is not a read) and every refused admin call lands
+ * in the audit trail before the answer is sent: who (the `X-Operator` label the operator's tool
+ * sends; the admin token itself is shared and never recorded), what (method and route), the
+ * target (the route's ids, or the id of what was created), the outcome (the status) and from
+ * where (the source IP). Request bodies are never recorded: they may hold keys and secrets.
+ */
+export function recordOperatorActions(app: FastifyInstance, auditLog: AuditLog): void {
+  app.addHook('onSend', async (request, reply, payload) => {
+    const status = reply.statusCode;
+    if (request.method === 'GET' && status < 400) {
+      return payload;
+    }
+    const params = (request.params ?? {}) as Record<string, unknown>;
+    await auditLog.record({
+      actor: operatorOf(request),
+      action: `admin.${request.method.toLowerCase()} ${request.routeOptions.url ?? 'unknown-route'}`,
+      target: targetOf(params, status === 201 ? createdId(payload) : undefined),
+      outcome: String(status),
+      details: { params: scalarParams(params) },
+      request,
+    });
+    return payload;
+  });
+}
+
+function operatorOf(request: FastifyRequest): string {
+  const label = request.headers['x-operator'];
+  return typeof label === 'string' && OPERATOR_LABEL.test(label) ? `operator:${label}` : 'operator';
+}
+
+function targetOf(params: Record<string, unknown>, created: string | undefined): string | null {
+  const ids = Object.values(scalarParams(params));
+  if (created !== undefined) {
+    ids.push(created);
+  }
+  return ids.length === 0 ? null : ids.join('/');
+}
+
+function scalarParams(params: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(params)
+      .filter((entry): entry is [string, string] => typeof entry[1] === 'string')
+      .map(([name, value]) => [name, value.slice(0, 64)]),
+  );
+}
+
+/** The id of what a 201 made, read from our own envelope (`data._id` and the like). */
+function createdId(payload: unknown): string | undefined {
+  if (typeof payload !== 'string') {
+    return undefined;
+  }
+  try {
+    const data = (JSON.parse(payload) as { data?: Record<string, unknown> }).data ?? {};
+    const field = ID_FIELDS.find((name) => typeof data[name] === 'string');
+    return field === undefined ? undefined : String(data[field]).slice(0, 64);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,121 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppWithKeys } from '../../auth/app-management.ts';
+import { ErrorSchema, envelopeSchema, IdParams } from '../../http/common-schemas.ts';
+import { ok } from '../../http/envelope.ts';
+import type { ClientService } from '../../modules/clients/index.ts';
+import { AddAppKeyBody, AppKeyParams, AppKeySchema, AppWithKeysSchema } from '../admin-schemas.ts';
+
+const errors = { 400: ErrorSchema, 401: ErrorSchema, 409: ErrorSchema };
+
+export interface AppRoutesOptions {
+  readonly clientService: Pick<
+    ClientService,
+    'listApps' | 'revokeApp' | 'addAppKey' | 'revokeAppKey'
+  >;
+}
+
+/**
+ * An operator lists a client's apps and keys, revokes an app, and rotates keys (add the new
+ * key, then revoke the old). Revoking a key or an app stops every token it holds.
+ */
+export const appRoutes: FastifyPluginAsyncTypebox<AppRoutesOptions> = async (
+  app,
+  { clientService },
+) => {
+  app.get(
+    '/admin/clients/:id/apps',
+    {
+      schema: {
+        tags: ['Admin'],
+        summary: "A client's OAuth apps with their keys",
+        params: IdParams,
+        response: { 200: envelopeSchema(Type.Array(AppWithKeysSchema)), ...errors },
+      },
+    },
+    async (request) => {
+      const apps = await clientService.listApps(request.params.id);
+      return ok('Apps fetched successfully.', apps.map(appWithKeysView));
+    },
+  );
+
+  app.post(
+    '/admin/clients/:id/apps/:appId/revoke',
+    {
+      schema: {
+        tags: ['Admin'],
+        summary: 'Revoke an app: no new token, and its access and refresh tokens stop',
+        params: AppKeyParams,
+        response: { 200: envelopeSchema(Type.Object({ _id: Type.String() })), ...errors },
+      },
+    },
+    async (request) => {
+      const revoked = await clientService.revokeApp(request.params.id, request.params.appId);
+      return ok('App revoked successfully.', { _id: revoked.id });
+    },
+  );
+
+  app.post(
+    '/admin/clients/:id/apps/:appId/keys',
+    {
+      schema: {
+        tags: ['Admin'],
+        summary: 'Add a public key to an app (at most 5 live keys)',
+        params: AppKeyParams,
+        body: AddAppKeyBody,
+        response: { 201: envelopeSchema(AppKeySchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const key = await clientService.addAppKey(
+        request.params.id,
+        request.params.appId,
+        request.body.publicKey,
+      );
+      const view = {
+        _id: key.id,
+        algorithm: key.algorithm,
+        createdAt: key.createdAt.toISOString(),
+        revokedAt: null,
+      };
+      return reply.status(201).send(ok('Key added successfully.', view, 201));
+    },
+  );
+
+  app.post(
+    '/admin/clients/:id/apps/:appId/keys/:keyId/revoke',
+    {
+      schema: {
+        tags: ['Admin'],
+        summary: "Revoke a key of an app; the app's tokens stop too",
+        params: Type.Object({ ...AppKeyParams.properties, keyId: Type.String({ maxLength: 64 }) }),
+        response: { 200: envelopeSchema(Type.Object({ _id: Type.String() })), ...errors },
+      },
+    },
+    async (request) => {
+      const { id, appId, keyId } = request.params;
+      await clientService.revokeAppKey(id, appId, keyId);
+      return ok('Key revoked successfully.', { _id: keyId });
+    },
+  );
+};
+
+function appWithKeysView(app: AppWithKeys) {
+  const live = app.keys.find((key) => key.revokedAt === null) ?? app.keys[0];
+  return {
+    _id: app.id,
+    client: app.clientId,
+    clientId: app.oauthClientId,
+    name: app.name,
+    algorithm: live?.algorithm ?? 'RS256',
+    createdAt: app.createdAt.toISOString(),
+    status: app.revokedAt === null ? ('Active' as const) : ('Revoked' as const),
+    revokedAt: app.revokedAt?.toISOString() ?? null,
+    keys: app.keys.map((key) => ({
+      _id: key.id,
+      algorithm: key.algorithm,
+      createdAt: key.createdAt.toISOString(),
+      revokedAt: key.revokedAt?.toISOString() ?? null,
+    })),
+  };
+}

@@ -1,0 +1,3 @@
+/** The audit trail: append-only operator actions and security events (docs/security.md). */
+export { type AuditEntry, type AuditLog, createAuditLog } from './audit-log.ts';
+export type { AuditQuery, StoredAuditEvent } from './audit-repository.ts';
