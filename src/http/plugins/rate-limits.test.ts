@@ -155,3 +155,33 @@ describe('name enquiry: a client that asks about many accounts that do not exist
     }
   });
 });
+
+describe('name enquiry: 1,000 enquiries for accounts that do not exist, at the default limit', () => {
+  it('answers the first 300 misses and throttles the rest with 429 and Retry-After', async () => {
+    const testApp = await buildTestApp({
+      RATE_LIMIT_NAME_ENQUIRY_MISSES_PER_HOUR_PER_CLIENT: '300',
+    });
+    try {
+      const walker = await signedInClient(testApp, 'Walker Ltd');
+      const answers = new Map<number, number>();
+      for (let index = 0; index < 1_000; index++) {
+        // Sandbox NIP: a number ending 0000 is no account at the other bank.
+        const accountNumber = `${String(100_000 + index)}0000`;
+        const answer = await testApp.app.inject({
+          method: 'POST',
+          url: '/transfers/name-enquiry',
+          headers: walker.headers,
+          payload: { bankCode: '000013', accountNumber },
+        });
+        answers.set(answer.statusCode, (answers.get(answer.statusCode) ?? 0) + 1);
+        if (answer.statusCode === 429) {
+          assert.ok(Number(answer.headers['retry-after']) > 0);
+        }
+      }
+      // The 301st miss is answered and counted over the limit; every later one waits.
+      assert.deepEqual(Object.fromEntries(answers), { 400: 301, 429: 699 });
+    } finally {
+      await testApp.close();
+    }
+  });
+});
