@@ -30,6 +30,7 @@ interface AccountRow {
   identity_type: string | null;
   identity_verification_id: string | null;
   director_verification_ids: string[];
+  daily_limit_key: string | null;
   auto_sweep: boolean;
   request_hash: string | null;
   auto_sweep_details: {
@@ -46,7 +47,7 @@ const SELECT_ACCOUNT = `
          a.is_sub_account, a.status, a.kyc_level, a.external_reference, a.callback_url,
          a.metadata, a.notification_settings, l.balance_kobo, l.held_kobo,
          a.holder_type, a.phone_number, a.email_address, a.identity_type,
-         a.identity_verification_id, a.director_verification_ids, a.auto_sweep,
+         a.identity_verification_id, a.director_verification_ids, a.daily_limit_key, a.auto_sweep,
          a.auto_sweep_details, a.request_hash, a.created_at, a.updated_at
     FROM accounts a JOIN ledger_account_balances l ON l.account_id = a.id`;
 
@@ -78,6 +79,8 @@ function toAccount(row: AccountRow): Account {
             identityId: row.identity_verification_id ?? '',
             directorIdentityIds: row.director_verification_ids,
           },
+    // No key of its own (a client's own account): the account counts alone.
+    dailyLimitKey: row.daily_limit_key ?? row.id,
     autoSweep:
       row.auto_sweep_details === null
         ? null
@@ -125,6 +128,8 @@ export interface NewSubAccount {
   readonly requestHash: string;
   readonly callbackUrl: string | null;
   readonly autoSweep: AutoSweep | null;
+  /** The holder's identity as a daily limit key (identityLimitKey). */
+  readonly dailyLimitKey: string;
 }
 
 /** false when the client already has an account under this externalReference. */
@@ -135,9 +140,9 @@ export async function insertAccount(db: Queryable, account: NewAccount): Promise
         is_sub_account, metadata, notification_settings, created_at, updated_at, kyc_level,
         holder_type, phone_number, email_address, identity_type, identity_verification_id,
         director_verification_ids, external_reference, request_hash, callback_url, auto_sweep,
-        auto_sweep_details)
+        auto_sweep_details, daily_limit_key)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10, $11, $12, $13, $14, $15, $16, $17,
-        $18, $19, $20, $21)
+        $18, $19, $20, $21, $22)
      ON CONFLICT (client_id, external_reference) WHERE external_reference IS NOT NULL
        DO NOTHING RETURNING id`,
     [
@@ -162,6 +167,7 @@ export async function insertAccount(db: Queryable, account: NewAccount): Promise
       sub?.callbackUrl ?? null,
       sub?.autoSweep?.enabled ?? false,
       sub?.autoSweep === null || sub?.autoSweep === undefined ? null : autoSweepJson(sub.autoSweep),
+      sub?.dailyLimitKey ?? null,
     ],
   );
   return rows.length === 1;

@@ -35,11 +35,25 @@ export interface Account {
   readonly heldKobo: Kobo;
   /** Sub-accounts only: whose account it is and how it was verified. */
   readonly holder: SubAccountHolder | null;
+  /**
+   * What the daily transfer limit counts under: for a sub-account, the verified identity it was
+   * opened with, shared by every account of the client opened on that identity (one person,
+   * one limit, however many sub-accounts); for any other account, the account itself (its id).
+   */
+  readonly dailyLimitKey: string;
   readonly autoSweep: AutoSweep | null;
   readonly createdAt: Date;
   readonly updatedAt: Date;
   /** Set on a virtual account listed among sub-accounts (AlsoListed): it lives until then. */
   readonly virtualAccount?: { readonly expiresAt: Date };
+}
+
+/**
+ * The daily limit key of a client's accounts opened on one verified identity (a person, or a
+ * company: a legal person). `identityKey` names the identity without its number (ProvenHolder).
+ */
+export function identityLimitKey(clientId: string, identityKey: string): string {
+  return `person:${clientId}:${identityKey}`;
 }
 
 export interface SubAccountHolder {

@@ -26,6 +26,11 @@ export interface ProvenHolder {
   readonly accountName: string;
   readonly kycLevel: string;
   readonly identityId: string;
+  /**
+   * The verified identity (person or company) with no number in it: the same for every check of
+   * it, so the limits of its KYC level are counted per identity (docs/api.md, "Transfer limits").
+   */
+  readonly identityKey: string;
   readonly directorIdentityIds: readonly string[];
 }
 

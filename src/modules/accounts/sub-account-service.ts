@@ -4,7 +4,7 @@ import { AppError } from '../../errors/app-error.ts';
 import type { Clock } from '../../shared/clock.ts';
 import type { DestinationPolicy } from '../../webhooks/destination-guard.ts';
 import { checkDestination } from '../../webhooks/webhook-service.ts';
-import type { Account, AutoSweep } from './account.ts';
+import { type Account, type AutoSweep, identityLimitKey } from './account.ts';
 import { findSweepDestination } from './account-checks.ts';
 import * as accountRepository from './account-repository.ts';
 import { type AccountService, ExternalReferenceTaken, parseMetadata } from './account-service.ts';
@@ -70,6 +70,7 @@ export function createSubAccountService(deps: SubAccountServiceDeps) {
             requestHash,
             callbackUrl: body.callbackUrl ?? null,
             autoSweep,
+            dailyLimitKey: identityLimitKey(principal.clientId, holder.identityKey),
           },
         }),
       );

@@ -1,6 +1,7 @@
 import type { Principal } from '../../auth/principal.ts';
 import { AppError } from '../../errors/app-error.ts';
 import type { IdentityClaim, IdentityProof, ProvenHolder } from '../accounts/index.ts';
+import { identityKey } from './identity-key.ts';
 import type { IdentityService } from './identity-service.ts';
 import type { Director, PersonRecord } from './providers/identity-bureau.ts';
 import type { Verification } from './verification.ts';
@@ -21,6 +22,7 @@ export function createIdentityProof(identity: IdentityService): IdentityProof {
       accountName: fullName(person),
       kycLevel: '2',
       identityId: verification.id,
+      identityKey: identityKey(verification),
       directorIdentityIds: [],
     };
   }
@@ -60,6 +62,7 @@ export function createIdentityProof(identity: IdentityService): IdentityProof {
       accountName: company.companyName.toUpperCase(),
       kycLevel: '3',
       identityId: cac.id,
+      identityKey: identityKey(cac),
       directorIdentityIds: [...directorIds],
     };
   }

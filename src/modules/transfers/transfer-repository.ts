@@ -10,6 +10,12 @@ export interface TransferRecord extends Transfer {
   readonly statusQueries: number;
   /** The request asked to save the beneficiary once the transfer succeeds. */
   readonly saveBeneficiary: boolean;
+  /**
+   * The daily limit key an Outwards transfer counted under (its account's, as it was placed):
+   * a failure gives the amount back under the same key. Null on Inwards rows and on rows placed
+   * before migration 0023 (which counted under their account id).
+   */
+  readonly dailyLimitKey: string | null;
 }
 
 export interface NewTransferExtras {
@@ -17,6 +23,7 @@ export interface NewTransferExtras {
   readonly holdId?: string | null;
   readonly nextStatusQueryAt?: Date | null;
   readonly saveBeneficiary?: boolean;
+  readonly dailyLimitKey?: string | null;
 }
 
 const TRANSFER_COLUMNS = `id, client_id, account_id, type, session_id, name_enquiry_reference,
@@ -26,7 +33,7 @@ const TRANSFER_COLUMNS = `id, client_id, account_id, type, session_id, name_enqu
     debit_bank_code, debit_kyc_level, transaction_location, narration, amount_kobo,
     fee_kobo, vat_kobo, stamp_duty_kobo, response_code, response_message, status,
     is_reversed, reversal_reference, created_at, updated_at, approved_at, declined_at,
-    request_hash, hold_id, next_status_query_at, save_beneficiary`;
+    request_hash, hold_id, next_status_query_at, save_beneficiary, daily_limit_key`;
 /** Column types, for rows that a SELECT supplies (it cannot take them from the table). */
 const COLUMN_TYPES = [
   ...Array<string>(21).fill('text'),
@@ -41,9 +48,10 @@ const COLUMN_TYPES = [
   'text',
   'timestamptz',
   'boolean',
+  'text',
 ];
 
-/** `($1, ..., $38)` for the row at `index` of a statement, typed when `typed`. */
+/** `($1, ..., $39)` for the row at `index` of a statement, typed when `typed`. */
 function placeholders(index: number, typed = false): string {
   const first = index * COLUMN_TYPES.length;
   const values = COLUMN_TYPES.map(
@@ -92,6 +100,7 @@ function transferValues(transfer: Transfer, extras: NewTransferExtras) {
     extras.holdId ?? null,
     extras.nextStatusQueryAt ?? null,
     extras.saveBeneficiary ?? false,
+    extras.dailyLimitKey ?? null,
   ];
 }
 
@@ -212,6 +221,7 @@ interface TransferRow {
   hold_id: string | null;
   status_queries: number;
   save_beneficiary: boolean;
+  daily_limit_key: string | null;
 }
 
 export function toTransferRecord(row: TransferRow): TransferRecord {
@@ -258,6 +268,7 @@ export function toTransferRecord(row: TransferRow): TransferRecord {
     holdId: row.hold_id,
     statusQueries: row.status_queries,
     saveBeneficiary: row.save_beneficiary,
+    dailyLimitKey: row.daily_limit_key,
   };
 }
 
@@ -347,20 +358,24 @@ export async function listTransfers(db: Queryable, filter: TransferFilter) {
 }
 
 /**
- * Adds an outbound transfer to its account's total for the UTC day it was made, and answers the
- * day's new total. The row is the debit account's, whose ledger row lock this transaction
- * already holds, so it adds no lock order.
+ * Adds an outbound transfer to its daily limit key's total for the UTC day it was made, and
+ * answers the day's new total. The key's row is shared by every account of one verified
+ * identity, so it is written only under the key's batch lock (ledger_lock_batch, migration
+ * 0023): taken here in the same statement, it costs nothing when the batch that credited the
+ * account took it already in its global order (sweepLockIds), as it does unless the account's
+ * sweep settings changed in between.
  */
 export async function addToDailyOutbound(
   db: Queryable,
-  entry: { accountId: string; madeAt: Date; amountKobo: Kobo },
+  entry: { limitKey: string; madeAt: Date; amountKobo: Kobo },
 ): Promise<Kobo> {
   const rows = await db.query<{ total_kobo: bigint }>(
-    `INSERT INTO daily_outbound_totals AS d (account_id, day, total_kobo)
-     VALUES ($1, ($2::timestamptz AT TIME ZONE 'UTC')::date, $3)
-     ON CONFLICT (account_id, day) DO UPDATE SET total_kobo = d.total_kobo + EXCLUDED.total_kobo
+    `INSERT INTO daily_outbound_totals AS d (limit_key, day, total_kobo)
+     SELECT $1, ($2::timestamptz AT TIME ZONE 'UTC')::date, $3::bigint
+       FROM ledger_lock_batch(ARRAY[$1::text])
+     ON CONFLICT (limit_key, day) DO UPDATE SET total_kobo = d.total_kobo + EXCLUDED.total_kobo
      RETURNING total_kobo`,
-    [entry.accountId, entry.madeAt, entry.amountKobo],
+    [entry.limitKey, entry.madeAt, entry.amountKobo],
   );
   return rows[0]?.total_kobo ?? 0n;
 }
@@ -383,4 +398,15 @@ export async function claimDueStatusQueries(
     [claim.now, claim.lockedUntil, claim.limit],
   );
   return rows.map(toTransferRecord);
+}
+
+/**
+ * NIP transfers still Processing, each waiting for a status query to settle it (for /metrics):
+ * counted from the partial index the status-query worker claims through (0007).
+ */
+export async function countProcessingTransfers(db: Queryable): Promise<number> {
+  const rows = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM transfers WHERE status = 'Processing'`,
+  );
+  return rows[0]?.n ?? 0;
 }

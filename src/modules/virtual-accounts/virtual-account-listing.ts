@@ -58,6 +58,7 @@ function asAccount(account: VirtualAccount, kycLevel: string | undefined, now: D
     balanceKobo: 0n,
     heldKobo: 0n,
     holder: null,
+    dailyLimitKey: account.id,
     autoSweep: null,
     createdAt: account.createdAt,
     updatedAt: account.updatedAt,

@@ -13,7 +13,7 @@ import { invariant } from '../../../shared/invariant.ts';
 import { outboxEventsJson } from '../../../webhooks/outbox.ts';
 import { type Account, findAccountByNumber, requireActive } from '../../accounts/index.ts';
 import { asCollectionPayment, type CollectionAccount, type Collections } from '../collections.ts';
-import { commitWithSweeps } from '../intra-bank/auto-sweep.ts';
+import { commitWithSweeps, sweepLockIds } from '../intra-bank/auto-sweep.ts';
 import { NIP_APPROVED, type Transfer } from '../transfer.ts';
 import {
   type AppliedResult,
@@ -122,6 +122,7 @@ export function createInboundCreditService(deps: InboundCreditDeps) {
         lockAccountIds: [
           ...journal.accountIds,
           ...(collection === undefined ? [] : [collection.id]),
+          ...sweepLockIds(account),
         ],
         events: outboxEventsJson(events),
         ...(collection === undefined

@@ -41,6 +41,16 @@ export async function commitWithSweeps<Result>(
 }
 
 /**
+ * The locks a batch takes, beside its accounts', for the sweep of an account it credits: the
+ * sweep adds to the account's daily limit key, a row other accounts of the same identity write
+ * too, so its lock is taken up front with the batch's others, in their one global order, rather
+ * than after them (out of order, which could deadlock with a batch placing for that identity).
+ */
+export function sweepLockIds(credited: Account | undefined): string[] {
+  return credited?.autoSweep?.enabled === true ? [credited.dailyLimitKey] : [];
+}
+
+/**
  * After a credit lands on a sub-account with auto-sweep on, moves what it holds above the
  * retained amount to the destination account, as an intra-bank transfer in the same
  * transaction: the statement, the transfer history and a `transfer` webhook show it. A
@@ -93,11 +103,16 @@ export async function sweepAfterCredit(
     },
     deps.clock,
   );
-  const inward = await insertIntraBank(tx, deps.clock, { outward, beneficiary: destination });
+  const inward = await insertIntraBank(tx, deps.clock, {
+    outward,
+    extras: { dailyLimitKey: account.dailyLimitKey },
+    beneficiary: destination,
+  });
   invariant(inward !== undefined, `auto-sweep ${outward.id} has a fresh session id`);
-  // A sweep is outbound volume of the swept account like any transfer (no limit applies to it).
+  // A sweep is outbound volume of the swept account's identity like any transfer (no limit
+  // applies to it, but it counts towards the others').
   await addToDailyOutbound(tx, {
-    accountId: account.id,
+    limitKey: account.dailyLimitKey,
     madeAt: outward.createdAt,
     amountKobo: amountKobo,
   });

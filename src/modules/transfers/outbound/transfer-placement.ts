@@ -12,6 +12,7 @@ import { outboxEventsJson } from '../../../webhooks/outbox.ts';
 import { type Account, findAccountsByNumber, requireActive } from '../../accounts/index.ts';
 import type { BeneficiaryService } from '../../beneficiaries/index.ts';
 import { asCollectionPayment, type CollectionAccount, type Collections } from '../collections.ts';
+import { sweepLockIds } from '../intra-bank/auto-sweep.ts';
 import { intraBankEvents, intraBankJournal } from '../intra-bank/intra-bank-posting.ts';
 import {
   findEnquiriesBySession,
@@ -175,15 +176,14 @@ export function preparePlacement(
     requestHash: request.requestHash,
     holdId: intraBank ? null : newObjectId(deps.clock),
     saveBeneficiary: !intraBank && body.saveBeneficiary,
+    // The row keeps the key it counts under, for the give-back if it fails.
+    dailyLimitKey: debitAccount.dailyLimitKey,
   };
   const transfer: TransferRecord = { ...outward, ...extras, statusQueries: 0 };
-  const daily = {
-    accountId: debitAccount.id,
-    madeAt: now.toISOString(),
-    amount: outward.amountKobo.toString(),
-    limit: limitsFor(deps.config, debitAccount.kycLevel).dailyKobo.toString(),
-    limitMessage: "Amount is above the account's daily limit.",
-  };
+  const daily = dailyLimitJson(deps.config, debitAccount, now, outward.amountKobo);
+  // The daily row is shared by every account of the debit account's identity: its lock is taken
+  // with the accounts', in their one order (a main account's key is its id: the same lock).
+  const limitLockIds = [debitAccount.dailyLimitKey];
   const mustBeActive = [{ accountId: debitAccount.id, code: 'ACCOUNT_NOT_ACTIVE' }];
   if (intraBank && credited !== undefined) {
     const twin = buildInwardTwin(outward, credited, deps.clock);
@@ -197,6 +197,8 @@ export function preparePlacement(
         lockAccountIds: [
           ...journal.accountIds,
           ...(collection === undefined ? [] : [collection.id]),
+          ...limitLockIds,
+          ...sweepLockIds(credited),
         ],
         mustBeActive: [...mustBeActive, { accountId: credited.id, ...BENEFICIARY_INACTIVE }],
         outward: transferRowJson(outward, extras),
@@ -222,7 +224,7 @@ export function preparePlacement(
   return {
     sql: {
       ...common,
-      lockAccountIds: [debitAccount.id],
+      lockAccountIds: [debitAccount.id, ...limitLockIds],
       mustBeActive,
       outward: transferRowJson(outward, {
         ...extras,
@@ -272,6 +274,23 @@ function firstRefusal(
     return BENEFICIARY_INACTIVE;
   }
   return undefined;
+}
+
+/**
+ * What the placement call checks the day's total against (step 7 of transfer_place_one, which
+ * counts under the transfer row's daily_limit_key): the limit of the debit account's KYC level,
+ * for its identity's total across all its accounts.
+ */
+function dailyLimitJson(config: TransferConfig, debitAccount: Account, now: Date, amount: Kobo) {
+  const shared = debitAccount.dailyLimitKey !== debitAccount.id;
+  return {
+    madeAt: now.toISOString(),
+    amount: amount.toString(),
+    limit: limitsFor(config, debitAccount.kycLevel).dailyKobo.toString(),
+    limitMessage: shared
+      ? 'Amount is above the daily limit that the accounts opened on this identity share.'
+      : "Amount is above the account's daily limit.",
+  };
 }
 
 /** The general limits, lowered for an account below full KYC. */

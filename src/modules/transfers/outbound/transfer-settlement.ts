@@ -95,10 +95,12 @@ export function prepareSettlement(
       settled,
     };
   }
+  // A failure gives its amount back to the daily total it counted under, a row shared by its
+  // identity's accounts: that key's lock is taken with the account's, in their one order.
   return {
     sql: {
       ...answer,
-      lockAccountIds: [transfer.accountId],
+      lockAccountIds: [transfer.accountId, transfer.dailyLimitKey ?? transfer.accountId],
       event,
     },
     settled,
