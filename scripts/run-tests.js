@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Runs every *.test.ts with node's test runner. Files under test/pg-only/ need real
-// PostgreSQL concurrency and run only when TEST_DATABASE_URL is set.
+// PostgreSQL concurrency and run only when TEST_DATABASE_URL is set. Files under test/faults/
+// start PostgreSQL servers of their own and break them: only `npm run test:faults` runs them.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -20,6 +21,7 @@ const filters = process.argv.slice(2);
 const files = ['src', 'test']
   .flatMap(findTests)
   .filter((file) => onPostgres || !file.includes(`${path.sep}pg-only${path.sep}`))
+  .filter((file) => !file.includes(`${path.sep}faults${path.sep}`))
   .filter((file) => filters.length === 0 || filters.some((filter) => file.includes(filter)))
   .sort();
 

@@ -18,6 +18,7 @@ import {
   renderFrameworkError,
 } from './errors/error-handler.ts';
 import { healthRoutes } from './http/health.ts';
+import { installRequestMetrics, metricsRoute } from './http/metrics.ts';
 import { installClientInput } from './http/plugins/client-input.ts';
 import { createEnumerationGuard } from './http/plugins/enumeration-guard.ts';
 import { installJsonParser } from './http/plugins/json-parser.ts';
@@ -26,6 +27,7 @@ import { addPrivacyHeaders } from './http/plugins/privacy-headers.ts';
 import { installRateLimits } from './http/plugins/rate-limits.ts';
 import { createValidatorFactory } from './http/plugins/validators.ts';
 import { serverTimeoutOptions } from './http/server-timeouts.ts';
+import { createMetricsRegistry } from './metrics.ts';
 import { accountRoutes } from './modules/accounts/index.ts';
 import { beneficiaryRoutes } from './modules/beneficiaries/index.ts';
 import {
@@ -85,6 +87,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installErrorHandlers(app);
   installJsonParser(app);
   installClientInput(app);
+  // Prometheus metrics, one registry per app (docs/deployment.md): the request hooks go on the
+  // root before any route, so every route is counted.
+  const metrics = config.metrics.enabled
+    ? createMetricsRegistry({
+        db: deps.db,
+        clock: deps.clock,
+        collectTimeoutMs: config.metrics.collectTimeoutMs,
+      })
+    : undefined;
+  if (metrics !== undefined) {
+    installRequestMetrics(app, metrics);
+  }
   await app.register(formbody);
   await registerOpenApi(app, config);
 
@@ -127,6 +141,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       payload.includes('"NAME_ENQUIRY_FAILED"'),
   });
   await app.register(healthRoutes, { db: deps.db });
+  if (metrics !== undefined) {
+    await app.register(metricsRoute, { registry: metrics, token: config.metrics.token });
+  }
   const ourBankName = findBank(config.institutionCode, config.institutionCode)?.name ?? '';
   await app.register(checkoutPublicRoutes, {
     checkoutService: services.checkoutService,

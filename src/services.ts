@@ -6,6 +6,12 @@ import { createTokenService } from './auth/token-service.ts';
 import type { Config, Secrets } from './config/config.ts';
 import type { Db } from './db/db.ts';
 import { groupCommitLimits } from './db/group-commit.ts';
+import {
+  guardBiller,
+  guardIdentityBureau,
+  guardRail,
+  guardUssdGateway,
+} from './guarded-providers.ts';
 import { cappedShareCharges } from './ledger/charges.ts';
 import { GL_ACCOUNTS } from './ledger/gl-accounts.ts';
 import { createAccountService, createSubAccountService } from './modules/accounts/index.ts';
@@ -128,7 +134,8 @@ export function createServices(deps: ServiceDeps) {
     policy: destinationPolicy(config),
     secretRotationGraceSeconds: config.webhooks.secretRotationGraceSeconds,
   });
-  const rail = deps.rail ?? createRail(config, clock, db);
+  // Every vendor call has a deadline and a circuit breaker (src/guarded-providers.ts).
+  const rail = guardRail(deps.rail ?? createRail(config, clock, db), config);
   const banks = { find: (code: string) => findBank(code, config.institutionCode) };
   const beneficiaryService = createBeneficiaryService({
     db,
@@ -186,7 +193,7 @@ export function createServices(deps: ServiceDeps) {
   const identityService = createIdentityService({
     db,
     clock,
-    bureau: deps.identityBureau ?? createIdentityBureau(config, clock),
+    bureau: guardIdentityBureau(deps.identityBureau ?? createIdentityBureau(config, clock), config),
     config: config.identity,
     vatBasisPoints: config.transfers.vatBasisPoints,
     // The documented sandbox OTP (docs/sandbox-identity.md); production OTPs are random.
@@ -200,7 +207,7 @@ export function createServices(deps: ServiceDeps) {
     proof: createIdentityProof(identityService),
     callbackPolicy: destinationPolicy(config),
   });
-  const biller = deps.biller ?? createBiller(config);
+  const biller = guardBiller(deps.biller ?? createBiller(config), config);
   const vasCatalogueService = createVasCatalogueService({ db, clock, biller });
   const vasPurchaseService = createVasPurchaseService({
     db,
@@ -209,7 +216,10 @@ export function createServices(deps: ServiceDeps) {
     statusQueryScheduleSeconds: config.vas.statusQueryScheduleSeconds,
     batches,
   });
-  const ussdGateway = deps.ussdGateway ?? createUssdGateway(config, clock, db);
+  const ussdGateway = guardUssdGateway(
+    deps.ussdGateway ?? createUssdGateway(config, clock, db),
+    config,
+  );
   const ussdService = createUssdService({
     db,
     clock,

@@ -10,6 +10,8 @@ import {
 import { type ExposureConfig, readExposureConfig } from './exposure-config.ts';
 import { type IdentityConfig, readIdentityConfig } from './identity-config.ts';
 import { type KycLimits, readKycLimits } from './kyc-limits.ts';
+import { type MetricsConfig, readMetricsConfig } from './metrics-config.ts';
+import { type ProviderGuardConfig, readProviderGuardConfig } from './provider-guard-config.ts';
 import { type RateLimitConfig, readRateLimitConfig } from './rate-limit-config.ts';
 import { type RetentionConfig, readRetentionConfig } from './retention-config.ts';
 import { readUssdConfig, type UssdConfig } from './ussd-config.ts';
@@ -56,6 +58,8 @@ export interface Config {
   readonly rateLimits: RateLimitConfig;
   readonly retention: RetentionConfig;
   readonly exposure: ExposureConfig;
+  readonly providers: ProviderGuardConfig;
+  readonly metrics: MetricsConfig;
 }
 
 export interface VasConfig {
@@ -205,6 +209,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: readRateLimitConfig(read),
     retention: readRetentionConfig(read),
     exposure: readExposureConfig(read, production),
+    providers: readProviderGuardConfig(read),
+    metrics: readMetricsConfig(read, production),
     vas: Object.freeze({
       statusQueryScheduleSeconds: readSchedule(
         read,

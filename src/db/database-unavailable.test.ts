@@ -23,6 +23,9 @@ describe('isDatabaseUnavailable', () => {
       withCode('the database system is starting up', '57P03'),
       withCode('the database system is shutting down', '57P03'),
       withCode('sorry, too many clients already', '53300'),
+      withCode('could not extend file: No space left on device', '53100'),
+      withCode('out of memory', '53200'),
+      withCode('cannot execute INSERT in a read-only transaction', '25006'),
       withCode('connection failure', '08006'),
       withCode('could not connect', '08001'),
       // A host name with several addresses: Node reports every refusal together.

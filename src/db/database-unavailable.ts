@@ -16,11 +16,14 @@ const NETWORK_ERROR_CODES = new Set([
 ]);
 
 /**
- * SQLSTATEs of a database that went away or cannot take the connection: admin shutdown (a
- * restart terminates every backend with it), crash shutdown, starting up, too many connections.
- * Class 08 (connection exception) is matched as a whole.
+ * SQLSTATEs of a database that went away or cannot take the work now: admin shutdown (a
+ * restart terminates every backend with it), crash shutdown, starting up, and a read-only
+ * database (a standby, or one set read-only while its disk is full or during a failover:
+ * `25006`). Class 08 (connection exception) and class 53 (insufficient resources: disk full,
+ * out of memory, too many connections) are matched as a whole. None of these is the request's
+ * fault, and each transaction they stop has rolled back.
  */
-const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '25006']);
 
 /** node-postgres and pg-pool raise these as plain errors, without a code. */
 const DRIVER_MESSAGES = new Set([
@@ -49,7 +52,7 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
     if (NETWORK_ERROR_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code)) {
       return true;
     }
-    if (/^08[0-9A-Z]{3}$/.test(code)) {
+    if (/^(08|53)[0-9A-Z]{3}$/.test(code)) {
       return true;
     }
   }

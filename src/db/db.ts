@@ -29,6 +29,22 @@ export interface Db extends Tx {
    */
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /**
+   * The connection pool's use right now (for /metrics). Only a driver with a pool has one:
+   * PGlite is one connection inside the process, with no pool to report.
+   */
+  poolStats?(): PoolStats;
+}
+
+/** A connection pool at one instant. */
+export interface PoolStats {
+  /** Connections open, idle or serving a query. */
+  readonly total: number;
+  readonly idle: number;
+  /** Queries and transactions waiting for a connection because all are busy. */
+  readonly waiting: number;
+  /** The most connections the pool opens (DATABASE_POOL_SIZE). */
+  readonly max: number;
 }
 
 /** SQLSTATEs that mean "run the transaction again": serialization failure and deadlock. */

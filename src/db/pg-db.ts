@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { isDatabaseUnavailable } from './database-unavailable.ts';
 import { type Db, RETRYABLE_SQLSTATES, type SqlParam, sqlState, type Tx } from './db.ts';
+import { multiHostClient, parseMultiHostUrl } from './multi-host.ts';
 
 const INT8_OID = 20;
 const INT8_ARRAY_OID = 1016;
@@ -54,14 +55,16 @@ export function createPgDb(options: PgDbOptions): Db {
       super({ ...config, connectionTimeoutMillis: connectTimeoutMs });
     }
   }
+  // Several hosts (a primary and its standbys): each connection finds the one that takes writes.
+  const multiHost = parseMultiHostUrl(options.connectionString);
   const pool = new pg.Pool({
-    connectionString: options.connectionString,
+    connectionString: multiHost?.hosts[0]?.url ?? options.connectionString,
     max: options.poolSize,
     types: typeParsers(),
     application_name: options.applicationName ?? 'openibs',
     keepAlive: true,
     keepAliveInitialDelayMillis: KEEPALIVE_INITIAL_DELAY_MS,
-    Client,
+    Client: multiHost === undefined ? Client : multiHostClient(multiHost, connectTimeoutMs),
   });
   const reportConnectionError = throttled(
     options.onConnectionError ?? (() => undefined),
@@ -108,6 +111,12 @@ export function createPgDb(options: PgDbOptions): Db {
       await pool.query(sql);
     },
     close: () => pool.end(),
+    poolStats: () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      max: options.poolSize,
+    }),
   };
 }
 

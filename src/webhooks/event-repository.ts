@@ -242,3 +242,42 @@ export async function purgeDeliveredEvents(
   );
   return rows[0]?.n ?? 0;
 }
+
+/** The outbox as /metrics shows it. */
+export interface OutboxStats {
+  /** Events still waiting to be delivered (pending: due, in flight, or waiting for a retry). */
+  readonly waiting: number;
+  /** When the oldest of them was written; null when none waits. */
+  readonly oldestWaitingSince: Date | null;
+  /** When the longest-overdue pending event fell due; null when none is due. */
+  readonly oldestDueSince: Date | null;
+  /** Events that failed for good (the schedule ran out, or refused) and wait for a replay. */
+  readonly failed: number;
+}
+
+/**
+ * One statement, every part read from a partial index: the pending events (0006, and the
+ * created_at one of 0025), the failed ones (0025). The counts walk only those indexes.
+ */
+export async function outboxStats(db: Queryable, now: Date): Promise<OutboxStats> {
+  const rows = await db.query<{
+    waiting: number;
+    oldest_waiting: Date | null;
+    oldest_due: Date | null;
+    failed: number;
+  }>(
+    `SELECT (SELECT count(*)::int FROM webhook_events WHERE status = 'pending') AS waiting,
+            (SELECT min(created_at) FROM webhook_events WHERE status = 'pending') AS oldest_waiting,
+            (SELECT min(next_attempt_at) FROM webhook_events
+              WHERE status = 'pending' AND next_attempt_at <= $1) AS oldest_due,
+            (SELECT count(*)::int FROM webhook_events WHERE status = 'failed') AS failed`,
+    [now],
+  );
+  const row = rows[0];
+  return {
+    waiting: row?.waiting ?? 0,
+    oldestWaitingSince: row?.oldest_waiting ?? null,
+    oldestDueSince: row?.oldest_due ?? null,
+    failed: row?.failed ?? 0,
+  };
+}

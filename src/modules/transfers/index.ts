@@ -20,7 +20,7 @@ export { createOutboundTransferService } from './outbound/outbound-transfer-serv
 export { createStatusQueryWorker } from './outbound/status-query-worker.ts';
 export { transferRoutes } from './routes/index.ts';
 export type { Transfer } from './transfer.ts';
-export { findTransfersByIds } from './transfer-repository.ts';
+export { countProcessingTransfers, findTransfersByIds } from './transfer-repository.ts';
 export { TransferSchema } from './transfer-schemas.ts';
 export { createTransferService } from './transfer-service.ts';
 export { transferView } from './transfer-view.ts';

@@ -15,6 +15,7 @@ export {
 } from './providers/ussd-gateway-simulator.ts';
 export { ussdRoutes } from './routes/index.ts';
 export { dialString, findUssdBank } from './ussd-banks.ts';
+export { countReferencesAwaitingStatusQuery } from './ussd-repository.ts';
 export { UssdReferenceSchema } from './ussd-schemas.ts';
 export { createUssdService, type UssdService } from './ussd-service.ts';
 export { createUssdStatusQueryWorker } from './ussd-status-query-worker.ts';

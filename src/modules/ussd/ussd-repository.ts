@@ -180,3 +180,15 @@ export async function scheduleNextQuery(
     [change.id, change.next, change.now],
   );
 }
+
+/**
+ * Unpaid references that will be asked about again (for /metrics): their payment notice may have
+ * been lost. Counted from the partial index the status-query worker claims through (0019).
+ */
+export async function countReferencesAwaitingStatusQuery(db: Queryable): Promise<number> {
+  const rows = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM ussd_references
+      WHERE status = 'Pending' AND next_status_query_at IS NOT NULL`,
+  );
+  return rows[0]?.n ?? 0;
+}

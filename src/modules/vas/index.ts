@@ -8,6 +8,7 @@ export { createBillerSimulator } from './providers/biller-simulator.ts';
 export { createUnconfiguredBiller } from './providers/unconfigured-biller.ts';
 export { vasRoutes } from './routes/index.ts';
 export { createVasCatalogueService, type VasCatalogueService } from './vas-catalogue-service.ts';
+export { countPendingPurchases } from './vas-purchase-repository.ts';
 export { createVasPurchaseService, type VasPurchaseService } from './vas-purchase-service.ts';
 export { CategorySchema, ProductSchema } from './vas-schemas.ts';
 export { createVasStatusQueryWorker } from './vas-status-query-worker.ts';

@@ -192,3 +192,14 @@ export async function claimDuePurchases(
   );
   return rows.map(toPurchase);
 }
+
+/**
+ * Purchases the biller has not settled yet, each waiting for a status query (for /metrics):
+ * counted from the partial index the status-query worker claims through (0017).
+ */
+export async function countPendingPurchases(db: Queryable): Promise<number> {
+  const rows = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM vas_purchases WHERE status = 'pending'`,
+  );
+  return rows[0]?.n ?? 0;
+}
