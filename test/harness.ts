@@ -73,3 +73,25 @@ export async function buildTestApp(
     },
   };
 }
+
+/**
+ * A second app on the test app's database, with its own service graph (its own group commits,
+ * caches and revocation list): what another server process would be, in this process.
+ */
+export async function buildSecondApp(testApp: TestApp): Promise<FastifyInstance> {
+  const services = createServices({
+    config: testApp.config,
+    db: testApp.db,
+    clock: testApp.clock,
+    secrets: TEST_SECRETS,
+  });
+  const app = await buildApp({
+    config: testApp.config,
+    services,
+    db: testApp.db,
+    clock: testApp.clock,
+    secrets: TEST_SECRETS,
+  });
+  await app.ready();
+  return app;
+}

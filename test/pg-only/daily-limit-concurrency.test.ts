@@ -7,9 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.ts';
 import { verifyLedger } from '../../src/ledger/ledger-audit.ts';
-import { createServices } from '../../src/services.ts';
 import {
   individualSubAccountBody,
   OTHER_BANK,
@@ -18,7 +16,7 @@ import {
   signedInClient,
   verifyIdentity,
 } from '../factories.ts';
-import { buildTestApp, TEST_SECRETS, type TestApp } from '../harness.ts';
+import { buildSecondApp, buildTestApp, type TestApp } from '../harness.ts';
 import { sleep } from './server-fixture.ts';
 
 const OUR_BANK = '999240';
@@ -68,20 +66,7 @@ describe('a daily limit per person under concurrent transfers (PostgreSQL)', () 
   before(async () => {
     testApp = await buildTestApp(LIMITS, { poolSize: 40 });
     // A second service graph on the same database: its own group commits, like another process.
-    const services = createServices({
-      config: testApp.config,
-      db: testApp.db,
-      clock: testApp.clock,
-      secrets: TEST_SECRETS,
-    });
-    const second = await buildApp({
-      config: testApp.config,
-      services,
-      db: testApp.db,
-      clock: testApp.clock,
-      secrets: TEST_SECRETS,
-    });
-    await second.ready();
+    const second = await buildSecondApp(testApp);
     apps = [testApp.app, second];
     const signedIn = await signedInClient(testApp, 'Many Wallets Ltd');
     headers = signedIn.headers;

@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { buildApp } from '../../src/app.ts';
-import { createServices } from '../../src/services.ts';
 import {
   adminHeaders,
   createClient,
@@ -13,7 +11,7 @@ import {
   signedInClient,
   type TestClient,
 } from '../factories.ts';
-import { buildTestApp, TEST_SECRETS, type TestApp } from '../harness.ts';
+import { buildSecondApp, buildTestApp, type TestApp } from '../harness.ts';
 
 /**
  * Operator control (docs/security.md): revoke an app, add and revoke keys, disable a client,
@@ -229,19 +227,7 @@ describe('operator control over apps, keys and clients', () => {
 
   it('another server process refuses a revoked cached token within REVOCATION_REFRESH_SECONDS', async () => {
     // A second instance on the same database: it learns of the revocation only by reading it.
-    const services = createServices({
-      config: testApp.config,
-      db: testApp.db,
-      clock: testApp.clock,
-      secrets: TEST_SECRETS,
-    });
-    const second = await buildApp({
-      config: testApp.config,
-      services,
-      db: testApp.db,
-      clock: testApp.clock,
-      secrets: TEST_SECRETS,
-    });
+    const second = await buildSecondApp(testApp);
     try {
       const { client, headers } = await signedInClient(testApp, 'Two Instances Ltd');
       const onSecond = () => second.inject({ method: 'GET', url: '/accounts', headers });
