@@ -58,6 +58,16 @@ export function findPostgresBinaries(): string | undefined {
   return undefined;
 }
 
+/** Where a node keeps its files, when not in the cluster's directory. */
+export interface NodeOptions {
+  /**
+   * The data directory (default `<root>/<name>`), e.g. on a file system of the test's own; it
+   * must not exist yet or be empty, and the server's OS user must be able to create it. The log
+   * stays in the cluster's directory.
+   */
+  readonly dataDir?: string;
+}
+
 interface RunResult {
   readonly code: number | null;
   readonly output: string;
@@ -86,8 +96,8 @@ export class PgCluster {
     return new PgCluster(bin, root, owner);
   }
 
-  async node(name: string): Promise<PgNode> {
-    const node = new PgNode(this, name, await freePort());
+  async node(name: string, options: NodeOptions = {}): Promise<PgNode> {
+    const node = new PgNode(this, name, await freePort(), options.dataDir);
     this.nodes.push(node);
     return node;
   }
@@ -162,8 +172,9 @@ export class PgNode {
     private readonly cluster: PgCluster,
     readonly name: string,
     readonly port: number,
+    dataDir?: string,
   ) {
-    this.dataDir = path.join(cluster.root, name);
+    this.dataDir = dataDir ?? path.join(cluster.root, name);
     this.logFile = path.join(cluster.root, `${name}.log`);
   }
 
@@ -177,8 +188,11 @@ export class PgNode {
     return `postgres://postgres@${this.address}/${database}`;
   }
 
-  /** A new primary: initdb, the shared settings, started, with the OpenIBS database created. */
-  async initPrimary(): Promise<void> {
+  /**
+   * A new primary: initdb, the shared settings, started, with the OpenIBS database created.
+   * `settings` (postgresql.conf lines) go after the shared ones, so they win.
+   */
+  async initPrimary(settings: readonly string[] = []): Promise<void> {
     await this.cluster.mustRun('initdb', [
       '-D',
       this.dataDir,
@@ -190,7 +204,10 @@ export class PgNode {
       '--no-sync',
     ]);
     // Appending keeps the file its owner's (the server's OS user) even when we are root.
-    await appendFile(path.join(this.dataDir, 'postgresql.conf'), `${SHARED_SETTINGS.join('\n')}\n`);
+    await appendFile(
+      path.join(this.dataDir, 'postgresql.conf'),
+      `${[...SHARED_SETTINGS, ...settings].join('\n')}\n`,
+    );
     await this.start();
     await this.sql(`CREATE DATABASE ${DATABASE}`, 'postgres');
   }
