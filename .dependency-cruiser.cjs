@@ -43,7 +43,17 @@ module.exports = {
         pathNot: NOT_TESTS,
       },
       to: {
-        path: '^src/(modules|admin|cli|sandbox)/|^src/(app|services|server|worker|background-workers)\\.ts$',
+        path: '^src/(modules|admin|dashboard|cli|sandbox)/|^src/(app|services|server|worker|background-workers)\\.ts$',
+      },
+    },
+    {
+      name: 'dashboard-over-the-admin-api',
+      comment:
+        'The dashboard reads and acts only through the admin API (in-process calls by URL): it never imports a module, the admin routes, the database or the ledger.',
+      severity: 'error',
+      from: { path: '^src/dashboard/', pathNot: NOT_TESTS },
+      to: {
+        path: '^src/(modules|admin|db|ledger|webhooks|idempotency|rails)/|^src/(app|services)\\.ts$',
       },
     },
     {

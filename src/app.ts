@@ -11,6 +11,7 @@ import { adminRoutes } from './admin/routes/index.ts';
 import { requireAccessToken } from './auth/authenticate.ts';
 import { tokenRoute } from './auth/routes/token.ts';
 import type { Config, Secrets } from './config/config.ts';
+import { dashboardRoutes } from './dashboard/index.ts';
 import type { Db } from './db/db.ts';
 import {
   installErrorHandlers,
@@ -246,7 +247,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       }),
     },
     clientService: services.clientService,
+    dashboardLoginLinks: config.exposure.dashboardEnabled
+      ? services.dashboardLoginLinks
+      : undefined,
+    publicBaseUrl: config.publicBaseUrl,
     accountService: services.accountService,
+    transferService: services.transferService,
+    ledgerOverview: services.ledgerOverview,
     inboundCredits: services.inboundCredits,
     virtualAccountService: services.virtualAccountService,
     vasCatalogueService: services.vasCatalogueService,
@@ -256,11 +263,31 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     maxAmountKobo: config.maxAmountKobo,
     webhookService: services.webhookService,
     ussdService: services.ussdService,
+    vasPurchaseService: services.vasPurchaseService,
+    checkoutService: services.checkoutService,
+    identityService: services.identityService,
     sandboxUssdGateway:
       config.ibsEnv === 'sandbox' && isUssdGatewaySimulator(services.ussdGateway)
         ? services.ussdGateway
         : undefined,
     clock: deps.clock,
   });
+  if (config.exposure.dashboardEnabled) {
+    await app.register(dashboardRoutes, {
+      adminToken: deps.secrets.adminToken,
+      sandbox: config.ibsEnv === 'sandbox',
+      secureCookies: config.publicBaseUrl.startsWith('https:'),
+      sessionTtlSeconds: config.exposure.dashboardSessionTtlSeconds,
+      loginLinks: services.dashboardLoginLinks,
+      auditLog: services.auditLog,
+      allowList: config.exposure.adminAllowList,
+      clock: deps.clock,
+      signInFailures: limit({
+        name: 'dashboard-sign-in-failures',
+        max: limits.adminFailuresPerMinutePerIp,
+        key: perIp,
+      }),
+    });
+  }
   return app;
 }

@@ -85,7 +85,10 @@ async function main(): Promise<void> {
       clientService: services.clientService,
       network: services.rail,
     });
-    process.stdout.write(sandboxBanner(config, secrets.adminToken, demo, created));
+    const dashboardLink = config.exposure.dashboardEnabled
+      ? `${config.publicBaseUrl}/dashboard/login/${services.dashboardLoginLinks.issue().ticket}`
+      : undefined;
+    process.stdout.write(sandboxBanner(config, secrets.adminToken, demo, created, dashboardLink));
   }
 }
 

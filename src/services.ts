@@ -4,6 +4,7 @@ import { findActiveAppByOAuthClientId } from './auth/oauth-app-repository.ts';
 import { createRevocationList } from './auth/revocation-list.ts';
 import { createTokenService } from './auth/token-service.ts';
 import type { Config, Secrets } from './config/config.ts';
+import { createLoginLinks } from './dashboard/index.ts';
 import type { Db } from './db/db.ts';
 import { groupCommitLimits } from './db/group-commit.ts';
 import {
@@ -14,6 +15,7 @@ import {
 } from './guarded-providers.ts';
 import { cappedShareCharges } from './ledger/charges.ts';
 import { GL_ACCOUNTS } from './ledger/gl-accounts.ts';
+import { createLedgerOverview } from './ledger/ledger-overview.ts';
 import { createAccountService, createSubAccountService } from './modules/accounts/index.ts';
 import { createBeneficiaryService } from './modules/beneficiaries/index.ts';
 import { type CheckoutSandbox, createCheckoutService } from './modules/checkout/index.ts';
@@ -289,8 +291,14 @@ export function createServices(deps: ServiceDeps) {
     vasPurchaseService,
     ussdService,
     checkoutService,
+    ledgerOverview: createLedgerOverview({ db }),
     rail,
     ussdGateway,
+    // One-click dashboard sign-in links, shared by the banner, the admin API and the dashboard.
+    dashboardLoginLinks: createLoginLinks({
+      ttlSeconds: config.exposure.dashboardLoginLinkTtlSeconds,
+      now: () => clock.now(),
+    }),
   };
 }
 

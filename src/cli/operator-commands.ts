@@ -9,6 +9,15 @@ const appPath = (context: CliContext) =>
 
 /** Operator control (docs/security.md): apps, keys, client access and the audit trail. */
 export const OPERATOR_COMMANDS: Record<string, CliCommand> = {
+  dashboard: {
+    usage: 'dashboard   print a one-time link that signs you in to the dashboard',
+    async run(context) {
+      const link = (await call(context, 'POST', '/admin/dashboard/login-links', {})) as {
+        url: string;
+      };
+      return link.url;
+    },
+  },
   'apps:list': {
     usage: 'apps:list --client ID   a client’s apps with their keys',
     run: (context) => call(context, 'GET', `${clientPath(context)}/apps`),

@@ -1,5 +1,5 @@
 import { BlockList, isIP } from 'node:net';
-import { type EnvReader, readEnvBoolean, readEnvString } from './env-reader.ts';
+import { type EnvReader, readEnvBoolean, readEnvInt, readEnvString } from './env-reader.ts';
 
 /** What the server shows of itself, and to whom. */
 export interface ExposureConfig {
@@ -12,6 +12,12 @@ export interface ExposureConfig {
    * allow-list, the audit trail): the proxies' addresses or CIDR ranges; unset: none.
    */
   readonly trustProxy: string | undefined;
+  /** The operator dashboard at /dashboard (on by default in sandbox, off in production). */
+  readonly dashboardEnabled: boolean;
+  /** How long a dashboard sign-in lasts. */
+  readonly dashboardSessionTtlSeconds: number;
+  /** How long a one-click sign-in link (banner, `npx openibs dashboard`) can be used, once. */
+  readonly dashboardLoginLinkTtlSeconds: number;
 }
 
 export function readExposureConfig(read: EnvReader, production: boolean): ExposureConfig {
@@ -19,6 +25,17 @@ export function readExposureConfig(read: EnvReader, production: boolean): Exposu
     adminAllowList: readAllowList(read, 'ADMIN_ALLOWED_IPS'),
     adminApiInDocs: readEnvBoolean(read, 'ADMIN_API_IN_DOCS', !production),
     trustProxy: readTrustProxy(read),
+    dashboardEnabled: readEnvBoolean(read, 'DASHBOARD_ENABLED', !production),
+    dashboardSessionTtlSeconds: readEnvInt(read, 'DASHBOARD_SESSION_TTL_SECONDS', {
+      fallback: 43_200,
+      min: 300,
+      max: 604_800,
+    }),
+    dashboardLoginLinkTtlSeconds: readEnvInt(read, 'DASHBOARD_LOGIN_LINK_TTL_SECONDS', {
+      fallback: 3_600,
+      min: 60,
+      max: 86_400,
+    }),
   });
 }
 

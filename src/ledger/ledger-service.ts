@@ -5,6 +5,7 @@ import { assertBalanced, type Journal } from './journal.ts';
 import * as ledgerRepository from './ledger-repository.ts';
 import { readStatementPage, type StatementFilter } from './statement-repository.ts';
 
+export type { JournalEntry } from './ledger-repository.ts';
 export type { StatementFilter };
 
 interface HoldRequest {
@@ -69,6 +70,19 @@ export async function openAccount(
 /** A page of an account's entries, newest first, with the running balance after each. */
 export function readStatement(db: Queryable, filter: StatementFilter) {
   return readStatementPage(db, filter);
+}
+
+/**
+ * The entries of the journals posted for some transfers (a transfer and its intra-bank twin),
+ * found through `accountId`, an account every one of them moved, posted between `from` and `to`
+ * (a transfer's journals are posted when it is placed or settled: between its createdAt and
+ * its updatedAt). In journal order; each journal's debits before its credits.
+ */
+export function readTransferEntries(
+  db: Queryable,
+  filter: { accountId: string; from: Date; to: Date; transferIds: readonly string[] },
+) {
+  return ledgerRepository.findTransferEntries(db, filter);
 }
 
 /** Reserves funds for a two-phase transfer; available balance drops, book balance does not. */

@@ -11,6 +11,8 @@ export function sandboxBanner(
   adminToken: string,
   demo: DemoClient,
   created: boolean,
+  /** A one-time dashboard sign-in link, when the dashboard is on. */
+  dashboardLink?: string,
 ): string {
   const shownToken =
     config.adminToken === undefined ? adminToken : '(the ADMIN_TOKEN you set; not printed)';
@@ -22,6 +24,12 @@ export function sandboxBanner(
     `  ibs_client_id:    ${demo.ibsClientId}   (send it as the ClientID header)`,
     `  main account:     ${demo.mainAccountNumber}`,
     `  admin token:      ${shownToken}`,
+    ...(dashboardLink === undefined
+      ? []
+      : [
+          `  dashboard:        ${dashboardLink}`,
+          '                    (one click signs you in, once; `npx openibs dashboard` for another)',
+        ]),
     '',
     '  Get an access token:   npx openibs token',
     `  List your accounts:    curl -H "Authorization: Bearer $(npx openibs token)" \\`,

@@ -158,6 +158,25 @@ export async function listEvents(
   return { events: rows.map(toEvent), total: Number(counts[0]?.total ?? 0n) };
 }
 
+/**
+ * A client's events about one resource (the `_id` of the object in their payload: a transfer,
+ * a purchase...) written between two times, oldest first: a range of the client's index
+ * (client_id, created_at), then those events' payloads.
+ */
+export async function listClientEventsAbout(
+  db: Queryable,
+  about: { clientId: string; resourceId: string; from: Date; to: Date },
+): Promise<WebhookEvent[]> {
+  const rows = await db.query<EventRow>(
+    `SELECT ${EVENT_COLUMNS} FROM webhook_events
+      WHERE client_id = $1 AND created_at >= $3 AND created_at <= $4
+        AND payload->'data'->>'_id' = $2
+      ORDER BY created_at, id`,
+    [about.clientId, about.resourceId, about.from, about.to],
+  );
+  return rows.map(toEvent);
+}
+
 export async function findClientEvent(
   db: Queryable,
   clientId: string,
@@ -213,8 +232,12 @@ export async function requeueEvents(
   const rows = await db.query(
     `UPDATE webhook_events SET status = 'pending', next_attempt_at = $2, locked_until = NULL,
         replay_base = attempts, updated_at = $2
-      WHERE client_id = $1 AND status <> 'pending'
+      WHERE client_id = $1
         AND ($3::text IS NULL OR id = $3)
+        -- One event is sent now whether it failed for good or waits for its next retry, unless
+        -- a worker is sending it at this moment; a bulk replay takes only what is not pending.
+        AND (status <> 'pending'
+             OR ($3::text IS NOT NULL AND (locked_until IS NULL OR locked_until <= $2)))
         AND ($4::timestamptz IS NULL OR (status = 'failed' AND created_at >= $4))
       RETURNING id`,
     [requeue.clientId, requeue.now, requeue.eventId ?? null, requeue.failedSince ?? null],

@@ -84,6 +84,14 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     return { event, attempts: attempts.get(event.id) ?? [] };
   }
 
+  /**
+   * The client's events about one resource (a transfer's `_id`...), written between `from` and
+   * `to` (a transfer's: its createdAt and updatedAt), oldest first.
+   */
+  function eventsAbout(clientId: string, about: { resourceId: string; from: Date; to: Date }) {
+    return events.listClientEventsAbout(deps.db, { clientId, ...about });
+  }
+
   /** Queues one event again (same webhook-id), whatever its status, unless already pending. */
   async function replay(clientId: string, eventId: string) {
     await getDelivery(clientId, eventId);
@@ -96,7 +104,15 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     return events.requeueEvents(deps.db, { clientId, failedSince: since, now: deps.clock.now() });
   }
 
-  return { getSettings, updateSettings, listDeliveries, getDelivery, replay, replayFailedSince };
+  return {
+    getSettings,
+    updateSettings,
+    listDeliveries,
+    getDelivery,
+    eventsAbout,
+    replay,
+    replayFailedSince,
+  };
 }
 
 export type WebhookService = ReturnType<typeof createWebhookService>;

@@ -2,9 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { OAuthAppRecord } from '../../auth/app-registration.ts';
 import { ErrorSchema, envelopeSchema, IdParams } from '../../http/common-schemas.ts';
 import { ok } from '../../http/envelope.ts';
-import { type Account, accountView } from '../../modules/accounts/index.ts';
-import type { ClientRecord, ClientService } from '../../modules/clients/index.ts';
+import type { ClientService } from '../../modules/clients/index.ts';
 import { AppSchema, ClientSchema, CreateClientBody, RegisterAppBody } from '../admin-schemas.ts';
+import { clientView } from '../client-view.ts';
 
 const errors = { 400: ErrorSchema, 401: ErrorSchema };
 
@@ -17,14 +17,6 @@ export const clientRoutes: FastifyPluginAsyncTypebox<ClientRoutesOptions> = asyn
   app,
   { clientService, institutionCode },
 ) => {
-  const clientView = (result: { client: ClientRecord; mainAccount: Account }) => ({
-    _id: result.client.id,
-    name: result.client.name,
-    emailAddress: result.client.emailAddress,
-    mainAccount: accountView(result.mainAccount, institutionCode),
-    createdAt: result.client.createdAt.toISOString(),
-  });
-
   app.post(
     '/admin/clients',
     {
@@ -37,7 +29,9 @@ export const clientRoutes: FastifyPluginAsyncTypebox<ClientRoutesOptions> = asyn
     },
     async (request, reply) => {
       const created = await clientService.createClient(request.body);
-      return reply.status(201).send(ok('Client created successfully.', clientView(created), 201));
+      return reply
+        .status(201)
+        .send(ok('Client created successfully.', clientView(created, institutionCode), 201));
     },
   );
 
@@ -53,7 +47,7 @@ export const clientRoutes: FastifyPluginAsyncTypebox<ClientRoutesOptions> = asyn
     },
     async (request) => {
       const found = await clientService.getClientWithMainAccount(request.params.id);
-      return ok('Client fetched successfully.', clientView(found));
+      return ok('Client fetched successfully.', clientView(found, institutionCode));
     },
   );
 

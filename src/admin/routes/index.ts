@@ -8,8 +8,48 @@ import { type AccountFreezeRoutesOptions, accountFreezeRoutes } from './account-
 import { type AppRoutesOptions, appRoutes } from './apps.ts';
 import { auditEventRoutes } from './audit-events.ts';
 import { type ClientAccessRoutesOptions, clientAccessRoutes } from './client-access.ts';
+import {
+  type ClientAccountStatementRouteOptions,
+  clientAccountStatementRoute,
+} from './client-account-statement.ts';
+import { type ClientAccountsRouteOptions, clientAccountsRoute } from './client-accounts.ts';
+import {
+  type ClientCheckoutSessionsRouteOptions,
+  clientCheckoutSessionsRoute,
+} from './client-checkout-sessions.ts';
+import {
+  type ClientIdentityVerificationsRouteOptions,
+  clientIdentityVerificationsRoute,
+} from './client-identity-verifications.ts';
+import {
+  type ClientTransferStoryRouteOptions,
+  clientTransferStoryRoute,
+} from './client-transfer-story.ts';
+import { type ClientTransfersRouteOptions, clientTransfersRoute } from './client-transfers.ts';
+import {
+  type ClientUssdReferencesRouteOptions,
+  clientUssdReferencesRoute,
+} from './client-ussd-references.ts';
+import {
+  type ClientVasPurchasesRouteOptions,
+  clientVasPurchasesRoute,
+} from './client-vas-purchases.ts';
+import {
+  type ClientVirtualAccountsRouteOptions,
+  clientVirtualAccountsRoute,
+} from './client-virtual-accounts.ts';
 import { type ClientRoutesOptions, clientRoutes } from './clients.ts';
+import {
+  type DashboardLoginLinkRouteOptions,
+  dashboardLoginLinkRoute,
+} from './dashboard-login-links.ts';
+import { type LedgerOverviewRouteOptions, ledgerOverviewRoute } from './ledger-overview.ts';
+import { type ListClientsRouteOptions, listClientsRoute } from './list-clients.ts';
 import { type SandboxCreditRouteOptions, sandboxCreditRoute } from './sandbox-credits.ts';
+import {
+  type SandboxNipOutcomeRouteOptions,
+  sandboxNipOutcomeRoute,
+} from './sandbox-nip-outcomes.ts';
 import { type SandboxUssdDialRouteOptions, sandboxUssdDialRoute } from './sandbox-ussd-dials.ts';
 import {
   type SandboxVirtualAccountPaymentRouteOptions,
@@ -27,6 +67,14 @@ export type AdminRoutesOptions = {
   /** Every operator action and every refused admin call is recorded here. */
   readonly auditLog: AuditLog;
 } & ClientRoutesOptions &
+  DashboardLoginLinkRouteOptions &
+  ListClientsRouteOptions &
+  ClientAccountsRouteOptions &
+  ClientAccountStatementRouteOptions &
+  ClientTransfersRouteOptions &
+  ClientTransferStoryRouteOptions &
+  LedgerOverviewRouteOptions &
+  SandboxNipOutcomeRouteOptions &
   AppRoutesOptions &
   ClientAccessRoutesOptions &
   AccountFreezeRoutesOptions &
@@ -34,13 +82,26 @@ export type AdminRoutesOptions = {
   SandboxVirtualAccountPaymentRouteOptions &
   SandboxUssdDialRouteOptions &
   VasCatalogueRoutesOptions &
-  AdminWebhookRoutesOptions;
+  AdminWebhookRoutesOptions &
+  ClientVirtualAccountsRouteOptions &
+  ClientVasPurchasesRouteOptions &
+  ClientUssdReferencesRouteOptions &
+  ClientCheckoutSessionsRouteOptions &
+  ClientIdentityVerificationsRouteOptions;
 
 /** Operator API under /admin, authenticated by the admin token. */
 export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (app, options) => {
   recordOperatorActions(app, options.auditLog);
   requireAdminToken(app, options.adminToken, options.adminLimits, options.adminAllowList);
   await app.register(clientRoutes, options);
+  await app.register(dashboardLoginLinkRoute, options);
+  await app.register(listClientsRoute, options);
+  await app.register(clientAccountsRoute, options);
+  await app.register(clientAccountStatementRoute, options);
+  await app.register(clientTransfersRoute, options);
+  await app.register(clientTransferStoryRoute, options);
+  await app.register(ledgerOverviewRoute, options);
+  await app.register(sandboxNipOutcomeRoute, options);
   await app.register(appRoutes, options);
   await app.register(clientAccessRoutes, options);
   await app.register(auditEventRoutes, options);
@@ -50,4 +111,9 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
   await app.register(sandboxUssdDialRoute, options);
   await app.register(adminWebhookRoutes, options);
   await app.register(vasCatalogueRoutes, options);
+  await app.register(clientVirtualAccountsRoute, options);
+  await app.register(clientVasPurchasesRoute, options);
+  await app.register(clientUssdReferencesRoute, options);
+  await app.register(clientCheckoutSessionsRoute, options);
+  await app.register(clientIdentityVerificationsRoute, options);
 };

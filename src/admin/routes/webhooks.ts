@@ -39,6 +39,12 @@ export const adminWebhookRoutes: FastifyPluginAsyncTypebox<AdminWebhookRoutesOpt
         params: IdParams,
         body: Type.Object({
           url: Type.Union([Type.String({ minLength: 1, maxLength: 2048 }), Type.Null()]),
+          rotateSecret: Type.Optional(
+            Type.Boolean({
+              description:
+                'Make a new signing secret; the previous one keeps signing for the grace period.',
+            }),
+          ),
         }),
         response: {
           200: envelopeSchema(
@@ -50,8 +56,31 @@ export const adminWebhookRoutes: FastifyPluginAsyncTypebox<AdminWebhookRoutesOpt
     },
     async (request) => {
       const client = await clientService.getClient(request.params.id);
-      const endpoint = await webhookService.updateSettings(client.id, { url: request.body.url });
+      const endpoint = await webhookService.updateSettings(client.id, {
+        url: request.body.url,
+        ...(request.body.rotateSecret === true ? { rotateSecret: true } : {}),
+      });
       return ok('Webhook updated successfully.', { url: endpoint.url, secret: endpoint.secret });
+    },
+  );
+
+  app.get(
+    '/admin/clients/:id/webhook',
+    {
+      schema: {
+        tags: ['Admin'],
+        summary: "A client's webhook URL (never the secret: it is shown only when it is set)",
+        params: IdParams,
+        response: {
+          200: envelopeSchema(Type.Object({ url: Type.Union([Type.String(), Type.Null()]) })),
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      const client = await clientService.getClient(request.params.id);
+      const endpoint = await webhookService.getSettings(client.id);
+      return ok('Webhook settings fetched successfully.', { url: endpoint.url });
     },
   );
 

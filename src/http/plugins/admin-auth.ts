@@ -34,7 +34,8 @@ export function requireAdminToken(
   });
 }
 
-function allowed(allowList: BlockList, request: FastifyRequest): boolean {
+/** Whether the request's source address is on an allow-list (the admin API, the dashboard). */
+export function allowed(allowList: BlockList, request: FastifyRequest): boolean {
   // An IPv4 peer on a dual-stack socket shows as ::ffff:a.b.c.d.
   const address = request.ip.startsWith('::ffff:') ? request.ip.slice(7) : request.ip;
   const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';

@@ -252,6 +252,15 @@ export async function findAccountByNumber(
   return rows[0] === undefined ? undefined : toAccount(rows[0]);
 }
 
+/** Several accounts by id in one query (any client's: operator use). */
+export async function findAccountsByIds(
+  db: Queryable,
+  accountIds: readonly string[],
+): Promise<Map<string, Account>> {
+  const rows = await db.query<AccountRow>(`${SELECT_ACCOUNT} WHERE a.id = ANY($1)`, [accountIds]);
+  return new Map(rows.map((row) => [row.id, toAccount(row)]));
+}
+
 /** Several accounts by number in one query (a transfer's debit and recipient accounts). */
 export async function findAccountsByNumber(
   db: Queryable,
@@ -277,6 +286,24 @@ export async function listClientAccounts(
       'SELECT count(*) AS total FROM accounts WHERE client_id = $1 AND is_sub_account = $2',
       [filter.clientId, filter.isSubAccount],
     ),
+  ]);
+  return { accounts: rows.map(toAccount), total: Number(counts[0]?.total ?? 0n) };
+}
+
+/** Every account of the client (operator use): main accounts first, then sub-accounts, each newest first. */
+export async function listAllClientAccounts(
+  db: Queryable,
+  filter: { clientId: string; offset: number; limit: number },
+): Promise<{ accounts: Account[]; total: number }> {
+  const [rows, counts] = await Promise.all([
+    db.query<AccountRow>(
+      `${SELECT_ACCOUNT} WHERE a.client_id = $1
+        ORDER BY a.is_sub_account, a.created_at DESC, a.id DESC OFFSET $2 LIMIT $3`,
+      [filter.clientId, filter.offset, filter.limit],
+    ),
+    db.query<{ total: bigint }>('SELECT count(*) AS total FROM accounts WHERE client_id = $1', [
+      filter.clientId,
+    ]),
   ]);
   return { accounts: rows.map(toAccount), total: Number(counts[0]?.total ?? 0n) };
 }
@@ -312,4 +339,51 @@ export async function setFrozen(
     ],
   );
   return findAccountByNumber(db, change.accountNumber);
+}
+
+/**
+ * The client's accounts opened with any of these identity verifications, oldest first: as the
+ * holder's identity, or as a director's (a corporate sub-account). Operator use.
+ */
+export async function findAccountsOpenedWith(
+  db: Queryable,
+  clientId: string,
+  verificationIds: readonly string[],
+): Promise<
+  { verificationId: string; accountId: string; accountNumber: string; as: 'holder' | 'director' }[]
+> {
+  const rows = await db.query<{
+    id: string;
+    account_number: string;
+    identity_verification_id: string | null;
+    director_verification_ids: string[];
+  }>(
+    `SELECT id, account_number, identity_verification_id, director_verification_ids
+       FROM accounts
+      WHERE client_id = $1
+        AND (identity_verification_id = ANY($2) OR director_verification_ids && $2::text[])
+      ORDER BY created_at, id`,
+    [clientId, verificationIds],
+  );
+  const wanted = new Set(verificationIds);
+  return rows.flatMap((row) => [
+    ...(row.identity_verification_id !== null && wanted.has(row.identity_verification_id)
+      ? [
+          {
+            verificationId: row.identity_verification_id,
+            accountId: row.id,
+            accountNumber: row.account_number,
+            as: 'holder' as const,
+          },
+        ]
+      : []),
+    ...row.director_verification_ids
+      .filter((id) => wanted.has(id))
+      .map((id) => ({
+        verificationId: id,
+        accountId: row.id,
+        accountNumber: row.account_number,
+        as: 'director' as const,
+      })),
+  ]);
 }

@@ -38,6 +38,9 @@ export interface OpenAccountRequest {
 
 const METADATA_BYTES_MAX = 8192;
 
+/** Whose accounts: the caller's principal, or a client an operator names. */
+type AccountOwner = Pick<Principal, 'clientId'>;
+
 export function createAccountService(deps: AccountServiceDeps) {
   /**
    * Opens an account and its ledger account inside the caller's transaction. Throws
@@ -90,15 +93,12 @@ export function createAccountService(deps: AccountServiceDeps) {
     return getAccount(principal, accountId);
   }
 
-  async function getAccount(principal: Principal, accountId: string): Promise<Account> {
+  /** The owner's account; another client's is indistinguishable from a missing one. */
+  async function getAccount(owner: AccountOwner, accountId: string): Promise<Account> {
     if (!isObjectId(accountId)) {
       throw recordNotFound();
     }
-    const account = await accountRepository.findClientAccount(
-      deps.db,
-      principal.clientId,
-      accountId,
-    );
+    const account = await accountRepository.findClientAccount(deps.db, owner.clientId, accountId);
     if (account === undefined) {
       throw recordNotFound();
     }
@@ -128,6 +128,15 @@ export function createAccountService(deps: AccountServiceDeps) {
     return { accounts: [...own.accounts, ...others.accounts], total: own.total + others.total };
   }
 
+  /** Operator use: every account of a client (main, then sub-accounts), virtual ones aside. */
+  function listAllAccounts(clientId: string, query: { page: number; limit: number }) {
+    return accountRepository.listAllClientAccounts(deps.db, {
+      clientId,
+      offset: query.page * query.limit,
+      limit: query.limit,
+    });
+  }
+
   async function updateNotificationSettings(
     principal: Principal,
     accountId: string,
@@ -143,12 +152,13 @@ export function createAccountService(deps: AccountServiceDeps) {
     return getAccount(principal, accountId);
   }
 
+  /** The client's own account's statement (the client, or an operator acting for it). */
   async function statement(
-    principal: Principal,
+    owner: AccountOwner,
     accountId: string,
     query: { range: DateRange; type?: 'Credit' | 'Debit'; page: number; limit: number },
   ) {
-    const account = await getAccount(principal, accountId);
+    const account = await getAccount(owner, accountId);
     return ledger.readStatement(deps.db, {
       accountId: account.id,
       credits: query.type === undefined ? undefined : query.type === 'Credit',
@@ -183,6 +193,7 @@ export function createAccountService(deps: AccountServiceDeps) {
     createAccount,
     getAccount,
     listAccounts,
+    listAllAccounts,
     updateNotificationSettings,
     statement,
     setFrozen,

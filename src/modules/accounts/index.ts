@@ -13,10 +13,12 @@ export {
 export { newAccountNumber } from './account-numbers.ts';
 export {
   findAccountByNumber,
+  findAccountsByIds,
   findAccountsByNumber,
+  findAccountsOpenedWith,
   findClientAccount,
 } from './account-repository.ts';
-export { AccountSchema } from './account-schemas.ts';
+export { AccountSchema, StatementQuery, StatementRowSchema } from './account-schemas.ts';
 export { type AccountService, createAccountService } from './account-service.ts';
 export { accountView } from './account-view.ts';
 export type {
@@ -27,4 +29,5 @@ export type {
   ProvenHolder,
 } from './ports.ts';
 export { accountRoutes } from './routes/index.ts';
+export { statementRowView } from './statement-view.ts';
 export { createSubAccountService } from './sub-account-service.ts';

@@ -3,6 +3,7 @@ import type {
   CheckoutChannel,
   CheckoutCustomer,
   CheckoutSession,
+  CheckoutStatus,
   FeeBearer,
 } from './checkout-session.ts';
 
@@ -123,6 +124,37 @@ export async function findByReferenceCode(
     [clientId, referenceCode],
   );
   return rows[0] === undefined ? undefined : toSession(rows[0]);
+}
+
+/**
+ * A page of the client's sessions, newest first. `status` as a reader sees it: Expired is a
+ * Pending session past its expiry at `now` (statusAt).
+ */
+export async function listSessions(
+  db: Queryable,
+  filter: {
+    clientId: string;
+    status?: CheckoutStatus;
+    now: Date;
+    offset: number;
+    limit: number;
+  },
+): Promise<{ sessions: CheckoutSession[]; total: number }> {
+  const where = `client_id = $1
+      AND ($3::text IS NULL OR (CASE WHEN status = 'Pending' AND expires_at <= $2 THEN 'Expired'
+                                     ELSE status END) = $3)`;
+  const params = [filter.clientId, filter.now, filter.status ?? null];
+  const [rows, counts] = await Promise.all([
+    db.query<SessionRow>(
+      `${SELECT} WHERE ${where} ORDER BY created_at DESC, id DESC OFFSET $4 LIMIT $5`,
+      [...params, filter.offset, filter.limit],
+    ),
+    db.query<{ total: bigint }>(
+      `SELECT count(*) AS total FROM checkout_sessions WHERE ${where}`,
+      params,
+    ),
+  ]);
+  return { sessions: rows.map(toSession), total: Number(counts[0]?.total ?? 0n) };
 }
 
 /** Records the method the customer opened (the latest of its kind replaces the earlier). */

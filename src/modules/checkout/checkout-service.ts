@@ -22,6 +22,7 @@ import {
   type CheckoutChannel,
   type CheckoutCustomer,
   type CheckoutSession,
+  type CheckoutStatus,
   type FeeBearer,
   statusAt,
 } from './checkout-session.ts';
@@ -383,6 +384,23 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     return refresh(session);
   }
 
+  /**
+   * Operator use: a page of the client's sessions, newest first, as stored (the completion
+   * worker and verify bring them up to date; reading a list changes nothing).
+   */
+  function list(
+    owner: Pick<Principal, 'clientId'>,
+    filter: { status?: CheckoutStatus; page: number; limit: number },
+  ) {
+    return repository.listSessions(db, {
+      clientId: owner.clientId,
+      ...(filter.status === undefined ? {} : { status: filter.status }),
+      now: clock.now(),
+      offset: filter.page * filter.limit,
+      limit: filter.limit,
+    });
+  }
+
   /** The completion worker's step: open sessions with a method, checked for their payment. */
   async function completePaid(limit: number, everySeconds: number): Promise<number> {
     const now = clock.now();
@@ -407,6 +425,7 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     payable,
     simulate,
     verify,
+    list,
     completePaid,
   };
 }

@@ -5,10 +5,11 @@
  */
 
 export { createCheckoutCompletionWorker } from './checkout-completion-worker.ts';
+export { CheckoutVerifySchema } from './checkout-schemas.ts';
 export {
   type CheckoutSandbox,
   type CheckoutService,
   createCheckoutService,
 } from './checkout-service.ts';
-export { checkoutPageView } from './checkout-view.ts';
+export { checkoutPageView, checkoutVerifyView } from './checkout-view.ts';
 export { checkoutPublicRoutes, verifyCheckoutRoute } from './routes/index.ts';

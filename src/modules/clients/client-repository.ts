@@ -39,14 +39,31 @@ export async function findClient(
     'SELECT id, name, email_address, main_account_id, created_at FROM clients WHERE id = $1',
     [clientId],
   );
-  const row = rows[0];
-  return row === undefined
-    ? undefined
-    : {
-        id: row.id,
-        name: row.name,
-        emailAddress: row.email_address,
-        mainAccountId: row.main_account_id,
-        createdAt: row.created_at,
-      };
+  return rows[0] === undefined ? undefined : toClient(rows[0]);
+}
+
+/** Every client, newest first (operator use). */
+export async function listClients(
+  db: Queryable,
+  page: { offset: number; limit: number },
+): Promise<{ clients: ClientRecord[]; total: number }> {
+  const [rows, counts] = await Promise.all([
+    db.query<ClientRow>(
+      `SELECT id, name, email_address, main_account_id, created_at FROM clients
+        ORDER BY created_at DESC, id DESC OFFSET $1 LIMIT $2`,
+      [page.offset, page.limit],
+    ),
+    db.query<{ total: bigint }>('SELECT count(*) AS total FROM clients'),
+  ]);
+  return { clients: rows.map(toClient), total: Number(counts[0]?.total ?? 0n) };
+}
+
+function toClient(row: ClientRow): ClientRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    emailAddress: row.email_address,
+    mainAccountId: row.main_account_id,
+    createdAt: row.created_at,
+  };
 }

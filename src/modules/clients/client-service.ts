@@ -6,7 +6,12 @@ import { recordNotFound } from '../../errors/app-error.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { isObjectId, newObjectId } from '../../shared/ids.ts';
 import { invariant } from '../../shared/invariant.ts';
-import { type AccountService, type ClientNames, findClientAccount } from '../accounts/index.ts';
+import {
+  type AccountService,
+  type ClientNames,
+  findAccountsByIds,
+  findClientAccount,
+} from '../accounts/index.ts';
 import type { ClientRecord } from './client-repository.ts';
 import * as clients from './client-repository.ts';
 
@@ -51,6 +56,25 @@ export function createClientService(deps: ClientServiceDeps) {
         : await findClientAccount(deps.db, client.id, client.mainAccountId);
     invariant(mainAccount !== undefined, `client ${client.id} has no main account`);
     return { client, mainAccount };
+  }
+
+  /** Every client with its main account, newest first (operator use). */
+  async function listClients(page: { page: number; limit: number }) {
+    const { clients: found, total } = await clients.listClients(deps.db, {
+      offset: page.page * page.limit,
+      limit: page.limit,
+    });
+    const mainAccounts = await findAccountsByIds(
+      deps.db,
+      found.flatMap((client) => client.mainAccountId ?? []),
+    );
+    const listed = found.map((client) => {
+      const mainAccount =
+        client.mainAccountId === null ? undefined : mainAccounts.get(client.mainAccountId);
+      invariant(mainAccount !== undefined, `client ${client.id} has no main account`);
+      return { client, mainAccount };
+    });
+    return { clients: listed, total };
   }
 
   async function getClient(clientId: string): Promise<ClientRecord> {
@@ -121,6 +145,7 @@ export function createClientService(deps: ClientServiceDeps) {
     createClient,
     getClient,
     getClientWithMainAccount,
+    listClients,
     registerApp,
     listApps,
     addAppKey,

@@ -54,3 +54,29 @@ export const InitiationSchema = Type.Object({
   status: Type.Literal('SUCCESS'),
   verificationStatus: Type.Enum(['Pending', 'Verified', 'Failed']),
 });
+
+/** A verification as an operator sees it: masked, with the accounts opened with it. */
+export const VerificationOperatorSchema = Type.Object({
+  _id: Type.String(),
+  client: Type.String(),
+  type: Type.String(),
+  number: Type.String({ description: 'Masked: only the last four characters show.' }),
+  provider: Type.Union([Type.String(), Type.Null()]),
+  status: Type.Enum(['Pending', 'Verified', 'Failed']),
+  isVerified: Type.Boolean(),
+  name: Type.Union([Type.String(), Type.Null()], {
+    description: 'The verified name (person, company or credit subject); null until verified.',
+  }),
+  debitAccountNumber: Type.String(),
+  accounts: Type.Array(
+    Type.Object({
+      _id: Type.String(),
+      accountNumber: Type.String(),
+      as: Type.Enum(['holder', 'director']),
+    }),
+    { description: "The client's accounts opened with it: as the holder's or a director's." },
+  ),
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+  verifiedAt: Type.Union([Type.String(), Type.Null()]),
+});

@@ -7,7 +7,7 @@ import { type Charges, chargePostings, feeWithVat } from '../../ledger/charges.t
 import * as ledger from '../../ledger/ledger-service.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { isObjectId, newObjectId } from '../../shared/ids.ts';
-import { findOwnActiveAccount } from '../accounts/index.ts';
+import { findAccountsOpenedWith, findOwnActiveAccount } from '../accounts/index.ts';
 import { otpDigest, otpMatches } from './otp.ts';
 import type {
   CreditBureau,
@@ -16,11 +16,17 @@ import type {
   IdentityRecord,
   IdentityType,
 } from './providers/identity-bureau.ts';
-import { needsOtp, type Verification } from './verification.ts';
+import {
+  needsOtp,
+  type OpenedAccount,
+  type Verification,
+  type VerificationWithAccounts,
+} from './verification.ts';
 import {
   findClientVerification,
   findPendingVerificationByNumber,
   insertVerification,
+  listClientVerifications,
   recordOtpAttempt,
   replaceOtp,
 } from './verification-repository.ts';
@@ -244,6 +250,40 @@ export function createIdentityService(deps: IdentityServiceDeps) {
     };
   }
 
+  /**
+   * Operator use: a page of the client's verifications, newest first, each with the accounts
+   * opened with it (one query for the page's accounts).
+   */
+  async function listWithAccounts(
+    clientId: string,
+    page: { page: number; limit: number },
+  ): Promise<{ verifications: VerificationWithAccounts[]; total: number }> {
+    const { verifications, total } = await listClientVerifications(deps.db, {
+      clientId,
+      offset: page.page * page.limit,
+      limit: page.limit,
+    });
+    const opened =
+      verifications.length === 0
+        ? []
+        : await findAccountsOpenedWith(
+            deps.db,
+            clientId,
+            verifications.map((verification) => verification.id),
+          );
+    const byVerification = new Map<string, OpenedAccount[]>();
+    for (const { verificationId, ...account } of opened) {
+      byVerification.set(verificationId, [...(byVerification.get(verificationId) ?? []), account]);
+    }
+    return {
+      verifications: verifications.map((verification) => ({
+        verification,
+        accounts: byVerification.get(verification.id) ?? [],
+      })),
+      total,
+    };
+  }
+
   function charges(type: IdentityType): Charges {
     return feeWithVat(deps.config.feesKobo[type] ?? 0n, deps.vatBasisPoints);
   }
@@ -252,6 +292,7 @@ export function createIdentityService(deps: IdentityServiceDeps) {
     initiate,
     validate,
     resendOtp,
+    listWithAccounts,
     /** The caller's verification, for checks that build on it (sub-accounts). */
     find: (clientId: string, verificationId: string) =>
       isObjectId(verificationId)

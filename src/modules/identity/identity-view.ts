@@ -1,6 +1,6 @@
 import { koboToNaira } from '../../shared/money.ts';
 import type { IdentityRecord } from './providers/identity-bureau.ts';
-import type { Verification } from './verification.ts';
+import type { Verification, VerificationWithAccounts } from './verification.ts';
 
 /**
  * The verification as the API shows it. The identity number and phone are masked: the client
@@ -44,6 +44,53 @@ export function initiationView(verification: Verification) {
     status: 'SUCCESS' as const,
     verificationStatus: verification.status,
   };
+}
+
+/**
+ * A verification as an operator sees it (GET /admin/clients/:id/identity-verifications): the
+ * number masked to its last four characters, the verified name and the accounts opened with
+ * it. Never the full number, the OTP, the phone or the identity's other data.
+ */
+export function verificationOperatorView({ verification, accounts }: VerificationWithAccounts) {
+  const verified = verification.status === 'Verified';
+  return {
+    _id: verification.id,
+    client: verification.clientId,
+    type: verification.type,
+    number: maskForOperator(verification.number),
+    provider: verification.provider,
+    status: verification.status,
+    isVerified: verified,
+    name: verified ? verifiedName(verification.record) : null,
+    debitAccountNumber: verification.debitAccountNumber,
+    accounts: accounts.map((account) => ({
+      _id: account.accountId,
+      accountNumber: account.accountNumber,
+      as: account.as,
+    })),
+    createdAt: verification.createdAt.toISOString(),
+    updatedAt: verification.updatedAt.toISOString(),
+    verifiedAt: verification.verifiedAt?.toISOString() ?? null,
+  };
+}
+
+/** The name the bureau verified: the person's, the company's, or the credit report's subject. */
+function verifiedName(record: IdentityRecord): string {
+  switch (record.kind) {
+    case 'person':
+      return [record.firstName, record.middleName, record.lastName]
+        .filter((part) => part !== null && part !== '')
+        .join(' ');
+    case 'company':
+      return record.companyName;
+    case 'creditReport':
+      return record.subjectName;
+  }
+}
+
+/** The last four characters only; a number of four or fewer shows none of them. */
+function maskForOperator(value: string): string {
+  return value.length <= 4 ? '*'.repeat(value.length) : maskAllButLast4(value);
 }
 
 /** What a client needs to open an account and know its customer: not the full phone number. */

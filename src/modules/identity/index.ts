@@ -3,7 +3,9 @@
  * and the identity bureau providers.
  */
 export { createIdentityProof } from './identity-proof.ts';
-export { createIdentityService } from './identity-service.ts';
+export { VerificationOperatorSchema } from './identity-schemas.ts';
+export { createIdentityService, type IdentityService } from './identity-service.ts';
+export { verificationOperatorView } from './identity-view.ts';
 export { randomOtp, SANDBOX_OTP } from './otp.ts';
 export type { IdentityBureau } from './providers/identity-bureau.ts';
 export { createIdentityBureauSimulator } from './providers/identity-bureau-simulator.ts';

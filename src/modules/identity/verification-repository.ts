@@ -75,6 +75,25 @@ export async function findClientVerification(
   return rows[0] === undefined ? undefined : toVerification(rows[0]);
 }
 
+/** A page of the client's verifications, newest first. */
+export async function listClientVerifications(
+  db: Queryable,
+  filter: { clientId: string; offset: number; limit: number },
+): Promise<{ verifications: Verification[]; total: number }> {
+  const [rows, counts] = await Promise.all([
+    db.query<VerificationRow>(
+      `${SELECT_VERIFICATION} WHERE v.client_id = $1
+        ORDER BY v.created_at DESC, v.id DESC OFFSET $2 LIMIT $3`,
+      [filter.clientId, filter.offset, filter.limit],
+    ),
+    db.query<{ total: bigint }>(
+      'SELECT count(*) AS total FROM identity_verifications WHERE client_id = $1',
+      [filter.clientId],
+    ),
+  ]);
+  return { verifications: rows.map(toVerification), total: Number(counts[0]?.total ?? 0n) };
+}
+
 /** The client's newest verification of this number still waiting for its OTP. */
 export async function findPendingVerificationByNumber(
   db: Queryable,

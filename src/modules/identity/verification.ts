@@ -25,6 +25,19 @@ export interface Verification {
   readonly verifiedAt: Date | null;
 }
 
+/** An account of the client opened with a verification: as its holder's, or a director's. */
+export interface OpenedAccount {
+  readonly accountId: string;
+  readonly accountNumber: string;
+  readonly as: 'holder' | 'director';
+}
+
+/** A verification with the accounts opened with it (operator use). */
+export interface VerificationWithAccounts {
+  readonly verification: Verification;
+  readonly accounts: readonly OpenedAccount[];
+}
+
 /** BVN and NIN checks send an OTP to the identity's phone; the others verify at once. */
 export function needsOtp(type: IdentityType): boolean {
   return type === 'BVN' || type === 'NIN';

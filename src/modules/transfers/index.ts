@@ -22,5 +22,10 @@ export { transferRoutes } from './routes/index.ts';
 export type { Transfer } from './transfer.ts';
 export { countProcessingTransfers, findTransfersByIds } from './transfer-repository.ts';
 export { TransferSchema } from './transfer-schemas.ts';
-export { createTransferService } from './transfer-service.ts';
+export {
+  createTransferService,
+  storyWindow,
+  type TransferService,
+  type TransferStory,
+} from './transfer-service.ts';
 export { transferView } from './transfer-view.ts';

@@ -323,6 +323,36 @@ export async function findClientTransfer(
   return rows[0] === undefined ? undefined : toTransferRecord(rows[0]);
 }
 
+/**
+ * A client's transfer by id, with when its next status query is due, and the ids of every
+ * transfer of its session (an intra-bank transfer and its recipient's twin share one).
+ */
+export async function findClientTransferById(
+  db: Queryable,
+  clientId: string,
+  transferId: string,
+): Promise<
+  | { transfer: TransferRecord; nextStatusQueryAt: Date | null; sessionTransferIds: string[] }
+  | undefined
+> {
+  const rows = await db.query<
+    TransferRow & { next_status_query_at: Date | null; session_transfer_ids: string[] }
+  >(
+    `SELECT t.*, ARRAY(SELECT s.id FROM transfers s WHERE s.session_id = t.session_id
+                        ORDER BY s.id) AS session_transfer_ids
+       FROM transfers t WHERE t.id = $1 AND t.client_id = $2`,
+    [transferId, clientId],
+  );
+  const row = rows[0];
+  return row === undefined
+    ? undefined
+    : {
+        transfer: toTransferRecord(row),
+        nextStatusQueryAt: row.next_status_query_at,
+        sessionTransferIds: row.session_transfer_ids,
+      };
+}
+
 export interface TransferFilter {
   readonly clientId: string;
   readonly accountId?: string;

@@ -1,10 +1,17 @@
 import type { Principal } from '../../auth/principal.ts';
 import type { Db } from '../../db/db.ts';
 import { recordNotFound } from '../../errors/app-error.ts';
+import * as ledger from '../../ledger/ledger-service.ts';
 import { isObjectId } from '../../shared/ids.ts';
+import { findAccountsByIds } from '../accounts/index.ts';
 import type { OutboundTransferService } from './outbound/outbound-transfer-service.ts';
 import type { TransferDirection, TransferStatus } from './transfer.ts';
-import { findClientTransfer, listTransfers } from './transfer-repository.ts';
+import {
+  findClientTransfer,
+  findClientTransferById,
+  listTransfers,
+  type TransferRecord,
+} from './transfer-repository.ts';
 
 export interface TransferServiceDeps {
   readonly db: Db;
@@ -27,8 +34,9 @@ export function createTransferService(deps: TransferServiceDeps) {
       : transfer;
   }
 
+  /** History of the caller's transfers (or, for an operator, a client's). */
   function list(
-    principal: Principal,
+    owner: Pick<Principal, 'clientId'>,
     query: {
       accountId?: string;
       type?: TransferDirection;
@@ -43,7 +51,7 @@ export function createTransferService(deps: TransferServiceDeps) {
       throw recordNotFound();
     }
     return listTransfers(deps.db, {
-      clientId: principal.clientId,
+      clientId: owner.clientId,
       ...(query.accountId === undefined ? {} : { accountId: query.accountId }),
       ...(query.type === undefined ? {} : { type: query.type }),
       ...(query.status === undefined ? {} : { status: query.status }),
@@ -54,7 +62,79 @@ export function createTransferService(deps: TransferServiceDeps) {
     });
   }
 
-  return { status, list };
+  /**
+   * Operator use: one transfer of a client with what is stored about it: the ledger entries of
+   * its journals (an intra-bank transfer's twin shows the journal of its session), and for a
+   * NIP transfer the network's answer and its status queries. Another client's is unknown.
+   */
+  async function story(clientId: string, transferId: string): Promise<TransferStory> {
+    const found = isObjectId(transferId)
+      ? await findClientTransferById(deps.db, clientId, transferId)
+      : undefined;
+    if (found === undefined) {
+      throw recordNotFound();
+    }
+    const { transfer, nextStatusQueryAt, sessionTransferIds } = found;
+    const { from, to } = storyWindow(transfer);
+    const entries = await ledger.readTransferEntries(deps.db, {
+      accountId: transfer.accountId,
+      from,
+      to,
+      transferIds: sessionTransferIds,
+    });
+    const accounts = await findAccountsByIds(
+      deps.db,
+      entries.flatMap((entry) => (entry.accountKind === 'customer' ? [entry.accountId] : [])),
+    );
+    return {
+      transfer,
+      ledgerEntries: entries.map((entry) => ({
+        ...entry,
+        accountNumber: accounts.get(entry.accountId)?.accountNumber ?? null,
+      })),
+      nip:
+        transfer.providerChannel === 'NIP'
+          ? {
+              sessionId: transfer.sessionId,
+              responseCode: transfer.responseCode,
+              responseMessage: transfer.responseMessage,
+              statusQueries: transfer.statusQueries,
+              nextStatusQueryAt: transfer.status === 'Processing' ? nextStatusQueryAt : null,
+            }
+          : null,
+    };
+  }
+
+  return { status, list, story };
 }
 
 export type TransferService = ReturnType<typeof createTransferService>;
+
+/**
+ * Everything stored about a transfer (its journals, its webhook events) is written when it is
+ * placed or settled: from its createdAt to its updatedAt. A placement takes its time a moment
+ * before it builds the transfer, so the window opens a minute early (and closes a minute late).
+ */
+const STORY_SLACK_MS = 60_000;
+
+export function storyWindow(transfer: Pick<TransferRecord, 'createdAt' | 'updatedAt'>) {
+  return {
+    from: new Date(transfer.createdAt.getTime() - STORY_SLACK_MS),
+    to: new Date(transfer.updatedAt.getTime() + STORY_SLACK_MS),
+  };
+}
+
+export interface TransferStory {
+  readonly transfer: TransferRecord;
+  readonly ledgerEntries: readonly (ledger.JournalEntry & { accountNumber: string | null })[];
+  /** What the NIP network answered (NIP transfers only; null for intra-bank ones). */
+  readonly nip: {
+    readonly sessionId: string;
+    readonly responseCode: string | null;
+    readonly responseMessage: string | null;
+    /** Status queries (TSQ) asked so far (outbound only). */
+    readonly statusQueries: number;
+    /** When the next status query is due, while the transfer is Processing. */
+    readonly nextStatusQueryAt: Date | null;
+  } | null;
+}

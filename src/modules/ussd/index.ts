@@ -16,7 +16,7 @@ export {
 export { ussdRoutes } from './routes/index.ts';
 export { dialString, findUssdBank } from './ussd-banks.ts';
 export { countReferencesAwaitingStatusQuery } from './ussd-repository.ts';
-export { UssdReferenceSchema } from './ussd-schemas.ts';
+export { ListUssdReferencesQuery, UssdReferenceSchema } from './ussd-schemas.ts';
 export { createUssdService, type UssdService } from './ussd-service.ts';
 export { createUssdStatusQueryWorker } from './ussd-status-query-worker.ts';
 export { ussdReferenceView } from './ussd-view.ts';

@@ -117,7 +117,7 @@ export function createUssdService(deps: UssdServiceDeps) {
   }
 
   async function list(
-    principal: Principal,
+    principal: Pick<Principal, 'clientId'>,
     filter: { status?: UssdReferenceStatus; from?: Date; to?: Date; page: number; limit: number },
   ) {
     const { references, total } = await repository.listReferences(db, {

@@ -10,6 +10,11 @@ export { vasRoutes } from './routes/index.ts';
 export { createVasCatalogueService, type VasCatalogueService } from './vas-catalogue-service.ts';
 export { countPendingPurchases } from './vas-purchase-repository.ts';
 export { createVasPurchaseService, type VasPurchaseService } from './vas-purchase-service.ts';
-export { CategorySchema, ProductSchema } from './vas-schemas.ts';
+export {
+  CategorySchema,
+  ListPurchasesQuery,
+  ProductSchema,
+  PurchaseTransactionSchema,
+} from './vas-schemas.ts';
 export { createVasStatusQueryWorker } from './vas-status-query-worker.ts';
-export { categoryView, productView } from './vas-view.ts';
+export { categoryView, productView, purchaseTransactionView } from './vas-view.ts';

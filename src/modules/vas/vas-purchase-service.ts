@@ -228,7 +228,7 @@ export function createVasPurchaseService(deps: VasPurchaseServiceDeps) {
   }
 
   function list(
-    principal: Principal,
+    principal: Pick<Principal, 'clientId'>,
     filter: Omit<PurchaseFilter, 'clientId' | 'offset' | 'limit'> & { page: number; limit: number },
   ) {
     const { page, limit, ...rest } = filter;

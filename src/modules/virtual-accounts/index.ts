@@ -8,8 +8,12 @@ export { virtualAccountRoutes } from './routes/index.ts';
 export type { VirtualAccount } from './virtual-account.ts';
 export { createVirtualAccountCollections } from './virtual-account-collections.ts';
 export { virtualAccountsAsAccounts } from './virtual-account-listing.ts';
+export { VirtualAccountWithPaymentsSchema } from './virtual-account-schemas.ts';
 export {
   createVirtualAccountService,
   type VirtualAccountService,
 } from './virtual-account-service.ts';
-export { virtualAccountTransferView } from './virtual-account-view.ts';
+export {
+  virtualAccountTransferView,
+  virtualAccountWithPaymentsView,
+} from './virtual-account-view.ts';

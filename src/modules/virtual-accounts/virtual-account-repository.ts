@@ -151,6 +151,8 @@ export async function markDeleted(
 export interface VirtualAccountFilter {
   readonly clientId: string;
   readonly status?: VirtualAccountStatus;
+  /** Without a status: deleted ones listed too (an operator's view). */
+  readonly includeDeleted?: boolean;
   readonly externalReference?: string;
   readonly from?: Date;
   readonly to?: Date;
@@ -163,7 +165,7 @@ export interface VirtualAccountFilter {
 export async function listVirtualAccounts(db: Queryable, filter: VirtualAccountFilter) {
   // Expired and Active are told apart by the time, as statusAt does.
   const where = `client_id = $1
-      AND CASE WHEN $3::text IS NULL THEN status <> 'Deleted'
+      AND CASE WHEN $3::text IS NULL THEN ($7::boolean OR status <> 'Deleted')
                ELSE (CASE WHEN status = 'Active' AND expires_at <= $2 THEN 'Expired'
                           ELSE status END) = $3 END
       AND ($4::text IS NULL OR external_reference = $4)
@@ -176,10 +178,11 @@ export async function listVirtualAccounts(db: Queryable, filter: VirtualAccountF
     filter.externalReference ?? null,
     filter.from ?? null,
     filter.to ?? null,
+    filter.includeDeleted === true,
   ];
   const [rows, counts] = await Promise.all([
     db.query<VirtualAccountRow>(
-      `${SELECT} WHERE ${where} ORDER BY created_at DESC, id DESC OFFSET $7 LIMIT $8`,
+      `${SELECT} WHERE ${where} ORDER BY created_at DESC, id DESC OFFSET $8 LIMIT $9`,
       [...params, filter.offset, filter.limit],
     ),
     db.query<{ total: bigint }>(
@@ -201,6 +204,26 @@ export async function paymentTransferIds(
     [virtualAccountId],
   );
   return rows.map((row) => row.transfer_id);
+}
+
+/** The transfers (ids) that paid each of these virtual accounts, oldest first. */
+export async function paymentTransferIdsByAccount(
+  db: Queryable,
+  virtualAccountIds: readonly string[],
+): Promise<Map<string, string[]>> {
+  const rows = await db.query<{ virtual_account_id: string; transfer_id: string }>(
+    `SELECT virtual_account_id, transfer_id FROM virtual_account_payments
+      WHERE virtual_account_id = ANY($1) ORDER BY created_at, transfer_id`,
+    [virtualAccountIds],
+  );
+  const byAccount = new Map<string, string[]>();
+  for (const row of rows) {
+    byAccount.set(row.virtual_account_id, [
+      ...(byAccount.get(row.virtual_account_id) ?? []),
+      row.transfer_id,
+    ]);
+  }
+  return byAccount;
 }
 
 /** The client's payment into one of its virtual accounts by the payment's session id. */

@@ -94,3 +94,9 @@ export const VirtualAccountTransferSchema = Type.Object({
   ...transferFields,
   externalReference: NullableString,
 });
+
+/** The operator's view: the virtual account with the payments it received, oldest first. */
+export const VirtualAccountWithPaymentsSchema = Type.Object({
+  ...VirtualAccountSchema.properties,
+  payments: Type.Array(VirtualAccountTransferSchema),
+});

@@ -13,6 +13,7 @@ import type {
   NewVirtualAccountRequest,
   VirtualAccount,
   VirtualAccountStatus,
+  VirtualAccountWithPayments,
 } from './virtual-account.ts';
 import * as repository from './virtual-account-repository.ts';
 
@@ -187,7 +188,7 @@ export function createVirtualAccountService(deps: VirtualAccountServiceDeps) {
   }
 
   function list(
-    principal: Principal,
+    principal: Pick<Principal, 'clientId'>,
     filter: {
       status?: Exclude<VirtualAccountStatus, 'Deleted'>;
       externalReference?: string;
@@ -209,6 +210,40 @@ export function createVirtualAccountService(deps: VirtualAccountServiceDeps) {
       offset: filter.page * filter.limit,
       limit: filter.limit,
     });
+  }
+
+  /**
+   * Operator use: a page of the client's virtual accounts, newest first, deleted ones included,
+   * each with the payments it received (two queries for the whole page, not two per account).
+   */
+  async function listWithPayments(
+    owner: Pick<Principal, 'clientId'>,
+    page: { page: number; limit: number },
+  ): Promise<{ accounts: VirtualAccountWithPayments[]; total: number }> {
+    const { accounts, total } = await repository.listVirtualAccounts(deps.db, {
+      clientId: owner.clientId,
+      includeDeleted: true,
+      now: deps.clock.now(),
+      offset: page.page * page.limit,
+      limit: page.limit,
+    });
+    const idsByAccount =
+      accounts.length === 0
+        ? new Map<string, string[]>()
+        : await repository.paymentTransferIdsByAccount(
+            deps.db,
+            accounts.map((account) => account.id),
+          );
+    const ids = [...idsByAccount.values()].flat();
+    const transfers = ids.length === 0 ? [] : await findTransfersByIds(deps.db, ids);
+    const byId = new Map(transfers.map((transfer) => [transfer.id, transfer]));
+    return {
+      accounts: accounts.map((account) => ({
+        account,
+        payments: (idsByAccount.get(account.id) ?? []).flatMap((id) => byId.get(id) ?? []),
+      })),
+      total,
+    };
   }
 
   async function replayOrRefuse(
@@ -266,7 +301,17 @@ export function createVirtualAccountService(deps: VirtualAccountServiceDeps) {
     return (await repository.findByNumbers(deps.db, [accountNumber]))[0];
   }
 
-  return { create, get, update, remove, paymentStatus, payments, list, findByNumber };
+  return {
+    create,
+    get,
+    update,
+    remove,
+    paymentStatus,
+    payments,
+    list,
+    listWithPayments,
+    findByNumber,
+  };
 }
 
 export type VirtualAccountService = ReturnType<typeof createVirtualAccountService>;

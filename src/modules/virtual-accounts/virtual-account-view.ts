@@ -1,6 +1,10 @@
 import { koboToNaira } from '../../shared/money.ts';
 import { type Transfer, transferView } from '../transfers/index.ts';
-import { statusAt, type VirtualAccount } from './virtual-account.ts';
+import {
+  statusAt,
+  type VirtualAccount,
+  type VirtualAccountWithPayments,
+} from './virtual-account.ts';
 
 export interface VirtualAccountViewContext {
   readonly institutionCode: string;
@@ -58,5 +62,19 @@ export function virtualAccountTransferView(payment: Transfer, account: VirtualAc
     virtualAccount: account.id,
     ...transfer,
     externalReference: account.externalReference,
+  };
+}
+
+/**
+ * The operator's view (GET /admin/clients/:id/virtual-accounts): the virtual account object
+ * with every payment it received as a `virtualAccount.transfer` object, oldest first.
+ */
+export function virtualAccountWithPaymentsView(
+  { account, payments }: VirtualAccountWithPayments,
+  context: VirtualAccountViewContext,
+) {
+  return {
+    ...virtualAccountView(account, context),
+    payments: payments.map((payment) => virtualAccountTransferView(payment, account)),
   };
 }

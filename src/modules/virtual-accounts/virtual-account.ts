@@ -1,4 +1,5 @@
 import type { Kobo } from '../../shared/money.ts';
+import type { Transfer } from '../transfers/index.ts';
 
 export type AmountControl = 'Fixed' | 'UnderPayment' | 'OverPayment';
 
@@ -26,6 +27,12 @@ export interface VirtualAccount {
   readonly paidKobo: Kobo;
   readonly createdAt: Date;
   readonly updatedAt: Date;
+}
+
+/** A virtual account with the transfers that paid it, oldest first. */
+export interface VirtualAccountWithPayments {
+  readonly account: VirtualAccount;
+  readonly payments: readonly Transfer[];
 }
 
 /** The status a reader sees at `now`: an Active account past its expiry is Expired. */

@@ -225,6 +225,47 @@ describe('NIP simulator sessions', () => {
   });
 });
 
+describe('NIP simulator queued outcomes (sandbox: POST /admin/sandbox/nip/next-outcome)', () => {
+  it('gives the next transfers the queued outcomes in order, whatever their kobo', async () => {
+    const rail = simulator();
+    assert.deepEqual(rail.queueOutcome('05'), ['05']);
+    assert.deepEqual(rail.queueOutcome('00'), ['05', '00']);
+    assertAnswer(await rail.sendTransfer(transfer(newSessionId(), 100n)), 'failed 05', '1st');
+    assert.deepEqual(rail.queuedOutcomes(), ['00']);
+    assertAnswer(await rail.sendTransfer(transfer(newSessionId(), 151n)), 'success 00', '2nd');
+    assert.deepEqual(rail.queuedOutcomes(), []);
+    assertAnswer(await rail.sendTransfer(transfer(newSessionId(), 151n)), 'failed 51', 'kobo');
+  });
+
+  it("follows the queued code's script in status queries too", async () => {
+    const rail = simulator();
+    for (const [code, sent, queries] of [
+      ['97', 'unknown -', 'success 00'],
+      ['09', 'unknown 09', 'unknown 09, success 00'],
+      ['01', 'unknown 01', 'failed 05'],
+    ] as const) {
+      rail.queueOutcome(code);
+      const sessionId = newSessionId();
+      assertAnswer(await rail.sendTransfer(transfer(sessionId, 100n)), sent, `send ${code}`);
+      for (const [index, expected] of queries.split(', ').entries()) {
+        assertAnswer(await tsq(rail, sessionId), expected, `${code} TSQ ${index + 1}`);
+      }
+    }
+  });
+
+  it('keeps the queued outcome for a new transfer when a request is refused or resent', async () => {
+    const rail = simulator();
+    const sessionId = newSessionId();
+    await rail.sendTransfer(transfer(sessionId, 100n));
+    rail.queueOutcome('61');
+    assertAnswer(await rail.sendTransfer(transfer(sessionId, 100n)), 'unknown 94', 'resend');
+    const refused = { ...transfer(newSessionId(), 100n), amountKobo: 0n };
+    assertAnswer(await rail.sendTransfer(refused), 'failed 13', 'refused');
+    assert.deepEqual(rail.queuedOutcomes(), ['61']);
+    assertAnswer(await rail.sendTransfer(transfer(newSessionId(), 100n)), 'failed 61', 'next');
+  });
+});
+
 describe('NIP simulator refuses malformed transfers whatever the amount', () => {
   type Change = (request: FundsTransferRequest) => FundsTransferRequest;
   const beneficiary =

@@ -56,6 +56,33 @@ export const NIP_MAGIC_KOBO: ReadonlyMap<bigint, TransferScript> = new Map<bigin
 
 const SUCCESS_SCRIPT: TransferScript = { send: '00', statusQueries: ['00'] };
 
+/**
+ * The outcomes an operator can queue for the next outbound transfers (POST
+ * /admin/sandbox/nip/next-outcome), by the code `sendTransfer` answers: each follows the script
+ * of its magic kobo, so its status queries answer as that kobo's do. '97' is the kobo .97 script:
+ * no answer at all (a timeout), then success on status query.
+ */
+export const NIP_QUEUEABLE_CODES = [
+  '00',
+  '05',
+  '07',
+  '51',
+  '61',
+  '96',
+  '97',
+  '01',
+  '09',
+  '94',
+] as const;
+
+export type NipQueueableCode = (typeof NIP_QUEUEABLE_CODES)[number];
+
+function scriptForCode(code: NipQueueableCode): TransferScript {
+  const script = code === '00' ? SUCCESS_SCRIPT : NIP_MAGIC_KOBO.get(BigInt(Number(code)));
+  invariant(script !== undefined, `no NIP script for code ${code}`);
+  return script;
+}
+
 export interface NipSimulator extends Rail {
   /** Test/operator introspection, not part of Rail: the session's state, if it was ever sent. */
   inspectSession(sessionId: string): Promise<NipSimulatorSession | undefined>;
@@ -64,6 +91,14 @@ export interface NipSimulator extends Rail {
    * it a session id under the sending bank's code and hands it to our inbound handler.
    */
   sendInboundCredit(credit: SimulatedInboundCredit): Promise<{ sessionId: string }>;
+  /**
+   * Sandbox only: the next outbound transfer this simulator receives (whatever its kobo) gets
+   * this outcome; queued outcomes are used first in, first out, and the magic kobo rule applies
+   * again once the queue is empty. In memory: this process's simulator only. Answers the queue.
+   */
+  queueOutcome(code: NipQueueableCode): readonly NipQueueableCode[];
+  /** The outcomes queued for the next outbound transfers, next first. */
+  queuedOutcomes(): readonly NipQueueableCode[];
 }
 
 export function isNipSimulator(rail: Rail): rail is NipSimulator {
@@ -94,6 +129,7 @@ export function createNipSimulator(options: NipSimulatorOptions): NipSimulator {
   const clock = options.clock ?? systemClock;
   const sessions = options.sessions ?? createMemorySessionStore();
   let inboundHandler: InboundCreditHandler | undefined;
+  const queued: NipQueueableCode[] = [];
 
   // State changes when the request "arrives"; only the answer is late, as on a slow network.
   async function answer<T>(value: T): Promise<T> {
@@ -107,12 +143,17 @@ export function createNipSimulator(options: NipSimulatorOptions): NipSimulator {
     // async, so even a malformed request from a caller's bug rejects instead of throwing.
     nameEnquiry: async (request) => answer(simulateNameEnquiry(request)),
     sendTransfer: async (request) =>
-      answer(await acceptTransfer(sessions, request, institutionCode, clock)),
+      answer(await acceptTransfer(sessions, request, { institutionCode, clock, queued })),
     queryStatus: async (request) => answer(await answerStatusQuery(sessions, request)),
     onInboundCredit: (handler) => {
       inboundHandler = handler;
     },
     inspectSession: (sessionId) => sessions.find(sessionId),
+    queueOutcome(code) {
+      queued.push(code);
+      return [...queued];
+    },
+    queuedOutcomes: () => [...queued],
     async sendInboundCredit(credit) {
       invariant(inboundHandler !== undefined, 'no inbound credit handler is registered');
       invariant(BANK_CODE.test(credit.originator.bankCode), 'the sending bank code has 6 digits');
@@ -145,15 +186,27 @@ function checkedLatency(latencyMs: number): number {
 async function acceptTransfer(
   sessions: SimulatorSessionStore,
   request: FundsTransferRequest,
-  institutionCode: string,
-  clock: Clock,
+  simulator: { institutionCode: string; clock: Clock; queued: NipQueueableCode[] },
 ): Promise<TransferOutcome> {
-  const script = transferScriptFor(request, institutionCode);
-  const added = await sessions.add(request.sessionId, {
-    receivedAt: clock.now(),
-    amountKobo: request.amountKobo,
-    script,
-  });
+  const { institutionCode, clock, queued } = simulator;
+  // A request NIBSS would refuse is refused whatever is queued, and leaves the queue as it is.
+  const refused = refusalCode(request, institutionCode) !== undefined;
+  const next = refused ? undefined : queued.shift();
+  const script =
+    next === undefined ? transferScriptFor(request, institutionCode) : scriptForCode(next);
+  let added = false;
+  try {
+    added = await sessions.add(request.sessionId, {
+      receivedAt: clock.now(),
+      amountKobo: request.amountKobo,
+      script,
+    });
+  } finally {
+    if (!added && next !== undefined) {
+      // A session sent again (or not recorded) is no new transfer: the outcome waits for one.
+      queued.unshift(next);
+    }
+  }
   // A resent session id is the network's duplicate check: the first transfer stays as it was.
   return outcomeFor(added ? script.send : '94');
 }

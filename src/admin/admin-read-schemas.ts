@@ -1,0 +1,132 @@
+import { Type } from 'typebox';
+import { DateQuery, paginationQuery } from '../http/common-schemas.ts';
+import { TransferSchema } from '../modules/transfers/index.ts';
+import { NIP_QUEUEABLE_CODES } from '../rails/nip/nip-simulator.ts';
+
+/** Wire shapes of the operator's read routes (the dashboard's): clients, transfers, ledger. */
+
+export const AdminPageQuery = Type.Object({ ...paginationQuery(25) });
+
+export const ClientAccountParams = Type.Object({
+  id: Type.String({ maxLength: 64 }),
+  accountId: Type.String({ maxLength: 64 }),
+});
+
+export const ClientTransferParams = Type.Object({
+  id: Type.String({ maxLength: 64 }),
+  transferId: Type.String({ maxLength: 64 }),
+});
+
+export const AdminTransfersQuery = Type.Object({
+  status: Type.Optional(
+    Type.Enum(['Created', 'Processing', 'Completed', 'Failed', 'Reversed'], {
+      description: 'The transfer `status`.',
+    }),
+  ),
+  direction: Type.Optional(
+    Type.Enum(['Inwards', 'Outwards'], {
+      description:
+        'The transfer `type`: Outwards, sent by the client (intra-bank or NIP); Inwards, ' +
+        "received (from another bank, or the recipient's side of an intra-bank transfer).",
+    }),
+  ),
+  fromDate: Type.Optional(DateQuery),
+  toDate: Type.Optional(DateQuery),
+  ...paginationQuery(25),
+});
+
+const Time = Type.String({ format: 'date-time' });
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+
+export const TransferStorySchema = Type.Object({
+  transfer: TransferSchema,
+  ledgerEntries: Type.Array(
+    Type.Object({
+      journalId: Type.String(),
+      journalKind: Type.String({ examples: ['intra_bank_transfer', 'outbound_transfer'] }),
+      accountId: Type.String({ description: 'The ledger account: an account `_id` or a GL id.' }),
+      accountNumber: Type.Union([Type.String(), Type.Null()], {
+        description: "A customer account's number; null on a GL account.",
+      }),
+      accountName: Type.String({ description: 'The ledger account name.' }),
+      isGlAccount: Type.Boolean(),
+      type: Type.Enum(['Credit', 'Debit']),
+      amount: Type.Number({ description: 'Naira, always positive; `type` says the direction.' }),
+      balanceAfter: Type.Number({ description: 'Naira: the ledger account balance after it.' }),
+      narration: Type.String(),
+      createdAt: Time,
+    }),
+  ),
+  nip: Type.Union(
+    [
+      Type.Object({
+        sessionId: Type.String(),
+        responseCode: NullableString,
+        responseMessage: NullableString,
+        statusQueries: Type.Integer({ description: 'Status queries (TSQ) asked so far.' }),
+        nextStatusQueryAt: Type.Union([Time, Type.Null()], {
+          description: 'When the next status query is due; null unless Processing.',
+        }),
+      }),
+      Type.Null(),
+    ],
+    { description: 'What the NIP network answered; null for an intra-bank transfer.' },
+  ),
+  webhookEvents: Type.Array(
+    Type.Object({
+      _id: Type.String(),
+      type: Type.String(),
+      status: Type.Enum(['pending', 'delivered', 'failed']),
+      attempts: Type.Integer(),
+      lastError: NullableString,
+      createdAt: Time,
+      deliveredAt: Type.Union([Time, Type.Null()]),
+    }),
+  ),
+});
+
+export const LedgerOverviewSchema = Type.Object({
+  glAccounts: Type.Array(
+    Type.Object({
+      _id: Type.String({ examples: ['gl.fee_income'] }),
+      name: Type.String(),
+      balance: Type.Number({ description: 'Naira; credit positive, as every ledger balance.' }),
+      lockedBalance: Type.Number({ description: 'Naira held (GL accounts hold none).' }),
+      allowNegative: Type.Boolean({
+        description: 'Mirrors money at other banks (settlement, float): may go below zero.',
+      }),
+      entryCount: Type.Integer(),
+      lastEntryAt: Type.Union([Time, Type.Null()]),
+    }),
+  ),
+  totals: Type.Object({
+    customerBalances: Type.Number({ description: "Naira: every customer account's balance." }),
+    glBalances: Type.Number({ description: "Naira: every GL account's balance." }),
+    allBalances: Type.Number({
+      description: 'customerBalances + glBalances: 0, as every journal sums to zero.',
+    }),
+    lockedBalances: Type.Number({ description: 'Naira held for transfers in flight.' }),
+    ledgerAccounts: Type.Integer(),
+  }),
+  ok: Type.Boolean({
+    description: 'true when every invariant holds (every count is zero) and the balances sum to 0.',
+  }),
+  violations: Type.Record(Type.String(), Type.Integer(), {
+    description:
+      'verifyLedger (src/ledger/ledger-audit.ts): violations of each invariant, by name ' +
+      '(unbalancedJournals, journalsWithoutEntries, accountCountersWrong, ' +
+      'runningBalanceOrTimeWrong, overdrawnEntries).',
+  }),
+});
+
+export const NipNextOutcomeBody = Type.Object({
+  responseCode: Type.Enum([...NIP_QUEUEABLE_CODES], {
+    description:
+      'What the next outbound NIP transfer gets, whatever its kobo (docs/sandbox-nip.md): ' +
+      "'97' is no answer at all (a timeout); each code's status queries answer as its kobo's do.",
+  }),
+});
+
+export const NipOutcomeQueueSchema = Type.Object({
+  queue: Type.Array(Type.String(), { description: 'Queued response codes, next first.' }),
+});

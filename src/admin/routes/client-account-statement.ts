@@ -1,0 +1,55 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ErrorSchema, pagedEnvelopeSchema } from '../../http/common-schemas.ts';
+import { parseDateRange } from '../../http/date-range.ts';
+import { paged } from '../../http/envelope.ts';
+import {
+  type AccountService,
+  StatementQuery,
+  StatementRowSchema,
+  statementRowView,
+} from '../../modules/accounts/index.ts';
+import type { ClientService } from '../../modules/clients/index.ts';
+import { ClientAccountParams } from '../admin-read-schemas.ts';
+
+const errors = { 400: ErrorSchema, 401: ErrorSchema };
+
+export interface ClientAccountStatementRouteOptions {
+  readonly clientService: Pick<ClientService, 'getClient'>;
+  readonly accountService: Pick<AccountService, 'statement'>;
+}
+
+/**
+ * GET /admin/clients/:id/accounts/:accountId/statement: the statement the client reads at
+ * GET /accounts/:id/statement. Another client's account answers as an unknown one.
+ */
+export const clientAccountStatementRoute: FastifyPluginAsyncTypebox<
+  ClientAccountStatementRouteOptions
+> = async (app, { clientService, accountService }) => {
+  app.get(
+    '/admin/clients/:id/accounts/:accountId/statement',
+    {
+      schema: {
+        tags: ['Admin'],
+        summary: "A client's account statement, newest entry first, with the running balance",
+        params: ClientAccountParams,
+        querystring: StatementQuery,
+        response: { 200: pagedEnvelopeSchema(StatementRowSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const client = await clientService.getClient(request.params.id);
+      const { page, limit, fromDate, toDate, type } = request.query;
+      const range = parseDateRange(fromDate, toDate);
+      const { entries, total } = await accountService.statement(
+        { clientId: client.id },
+        request.params.accountId,
+        { range, page, limit, ...(type === undefined ? {} : { type }) },
+      );
+      return paged('Statement fetched successfully.', entries.map(statementRowView), {
+        page,
+        limit,
+        total,
+      });
+    },
+  );
+};

@@ -1,0 +1,61 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import {
+  ErrorSchema,
+  IdParams,
+  pagedEnvelopeSchema,
+  paginationQuery,
+} from '../../http/common-schemas.ts';
+import { paged } from '../../http/envelope.ts';
+import {
+  type CheckoutService,
+  CheckoutVerifySchema,
+  checkoutVerifyView,
+} from '../../modules/checkout/index.ts';
+import type { ClientService } from '../../modules/clients/index.ts';
+import type { Clock } from '../../shared/clock.ts';
+
+const errors = { 400: ErrorSchema, 401: ErrorSchema };
+
+export interface ClientCheckoutSessionsRouteOptions {
+  readonly clientService: Pick<ClientService, 'getClient'>;
+  readonly checkoutService: Pick<CheckoutService, 'list'>;
+  readonly institutionCode: string;
+  readonly clock: Clock;
+}
+
+/**
+ * GET /admin/clients/:id/checkout-sessions: the client's checkout sessions, newest first, each
+ * as the merchant's verify call shows it. Read as stored: listing completes nothing (the
+ * completion worker does).
+ */
+export const clientCheckoutSessionsRoute: FastifyPluginAsyncTypebox<
+  ClientCheckoutSessionsRouteOptions
+> = async (app, { clientService, checkoutService, institutionCode, clock }) => {
+  app.get(
+    '/admin/clients/:id/checkout-sessions',
+    {
+      schema: {
+        tags: ['Admin'],
+        summary: "A client's checkout sessions, newest first",
+        params: IdParams,
+        querystring: Type.Object({
+          status: Type.Optional(Type.Enum(['Pending', 'Completed', 'Expired'])),
+          ...paginationQuery(25),
+        }),
+        response: { 200: pagedEnvelopeSchema(CheckoutVerifySchema), ...errors },
+      },
+    },
+    async (request) => {
+      const client = await clientService.getClient(request.params.id);
+      const { page, limit, status } = request.query;
+      const { sessions, total } = await checkoutService.list(
+        { clientId: client.id },
+        { ...(status === undefined ? {} : { status }), page, limit },
+      );
+      const now = clock.now();
+      const data = sessions.map((session) => checkoutVerifyView(session, institutionCode, now));
+      return paged('Checkout sessions fetched successfully.', data, { page, limit, total });
+    },
+  );
+};

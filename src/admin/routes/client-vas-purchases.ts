@@ -1,0 +1,60 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import {
+  ErrorSchema,
+  IdParams,
+  pagedEnvelopeSchema,
+  paginationQuery,
+} from '../../http/common-schemas.ts';
+import { paged } from '../../http/envelope.ts';
+import type { ClientService } from '../../modules/clients/index.ts';
+import {
+  ListPurchasesQuery,
+  PurchaseTransactionSchema,
+  purchaseTransactionView,
+  type VasPurchaseService,
+} from '../../modules/vas/index.ts';
+
+const errors = { 400: ErrorSchema, 401: ErrorSchema };
+
+export interface ClientVasPurchasesRouteOptions {
+  readonly clientService: Pick<ClientService, 'getClient'>;
+  readonly vasPurchaseService: Pick<VasPurchaseService, 'list'>;
+}
+
+/**
+ * GET /admin/clients/:id/vas-purchases: the client's VAS purchases, newest first, as its own
+ * GET /vas/transactions shows them.
+ */
+export const clientVasPurchasesRoute: FastifyPluginAsyncTypebox<
+  ClientVasPurchasesRouteOptions
+> = async (app, { clientService, vasPurchaseService }) => {
+  app.get(
+    '/admin/clients/:id/vas-purchases',
+    {
+      schema: {
+        tags: ['Admin'],
+        summary: "A client's VAS purchases, newest first",
+        params: IdParams,
+        querystring: Type.Object({
+          status: ListPurchasesQuery.properties.status,
+          ...paginationQuery(25),
+        }),
+        response: { 200: pagedEnvelopeSchema(PurchaseTransactionSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const client = await clientService.getClient(request.params.id);
+      const { page, limit, status } = request.query;
+      const { purchases, total } = await vasPurchaseService.list(
+        { clientId: client.id },
+        { ...(status === undefined ? {} : { status }), page, limit },
+      );
+      return paged('VAS purchases fetched successfully.', purchases.map(purchaseTransactionView), {
+        page,
+        limit,
+        total,
+      });
+    },
+  );
+};

@@ -1,0 +1,157 @@
+import { createHmac } from 'node:crypto';
+import type { BlockList } from 'node:net';
+import cookie from '@fastify/cookie';
+import csrf from '@fastify/csrf-protection';
+import type { FastifyPluginAsync } from 'fastify';
+import type { AuditLog } from '../audit/index.ts';
+import { allowed } from '../http/plugins/admin-auth.ts';
+import type { Limiter } from '../http/plugins/rate-limits.ts';
+import type { Clock } from '../shared/clock.ts';
+import { errorPage } from './error-page.ts';
+import type { LoginLinks } from './login-links.ts';
+import { toolsFor } from './page-tools.ts';
+import { accountRoutes } from './routes/accounts.ts';
+import { assetRoutes } from './routes/assets.ts';
+import { auditRoutes } from './routes/audit.ts';
+import { checkoutRoutes } from './routes/checkout.ts';
+import { clientRoutes } from './routes/client.ts';
+import { clientActionRoutes } from './routes/client-actions.ts';
+import { clientListRoutes } from './routes/clients.ts';
+import { identityRoutes } from './routes/identity.ts';
+import { ledgerRoutes } from './routes/ledger.ts';
+import { loginRoutes } from './routes/login.ts';
+import { overviewRoutes } from './routes/overview.ts';
+import { sandboxRoutes } from './routes/sandbox.ts';
+import { statementRoutes } from './routes/statement.ts';
+import { transferStoryRoutes } from './routes/transfer-story.ts';
+import { transferRoutes } from './routes/transfers.ts';
+import { ussdRoutes } from './routes/ussd.ts';
+import { vasRoutes } from './routes/vas.ts';
+import { virtualAccountRoutes } from './routes/virtual-accounts.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
+import { DASHBOARD_PATH, sessionCookies } from './session.ts';
+
+export interface DashboardOptions {
+  readonly adminToken: string;
+  readonly sandbox: boolean;
+  /** Cookies marked Secure (the public base URL is https). */
+  readonly secureCookies: boolean;
+  readonly sessionTtlSeconds: number;
+  readonly loginLinks: LoginLinks;
+  readonly auditLog: AuditLog;
+  /** ADMIN_ALLOWED_IPS: other addresses find no dashboard (404), as they find no admin API. */
+  readonly allowList?: BlockList | undefined;
+  readonly clock: Clock;
+  /** Wrong admin tokens at sign-in, per IP: the admin API's own failure limit. */
+  readonly signInFailures?: Limiter | undefined;
+}
+
+const OPEN_PATHS = new Set([
+  `${DASHBOARD_PATH}/login`,
+  `${DASHBOARD_PATH}/login/:ticket`,
+  `${DASHBOARD_PATH}/assets/:name`,
+]);
+
+/**
+ * The operator dashboard at /dashboard: server-rendered pages over the admin API (every read and
+ * every action is an in-process admin call, so it meets the admin API's own checks and lands in
+ * the audit trail), a signed session cookie, CSRF tokens on every form.
+ */
+export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app, options) => {
+  // The cookie key is derived from the admin token: a new admin token ends every session.
+  const cookieSecret = createHmac('sha256', options.adminToken)
+    .update('openibs dashboard cookies v1')
+    .digest('base64url');
+  await app.register(cookie, { secret: cookieSecret });
+  await app.register(csrf, {
+    sessionPlugin: '@fastify/cookie',
+    cookieKey: 'openibs_dashboard_csrf',
+    cookieOpts: {
+      path: DASHBOARD_PATH,
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: options.secureCookies,
+      signed: true,
+    },
+    getToken: (request) => {
+      const body = request.body as Record<string, unknown> | undefined;
+      const fromBody = typeof body?._csrf === 'string' ? body._csrf : undefined;
+      const header = request.headers['x-csrf-token'];
+      return fromBody ?? (typeof header === 'string' ? header : undefined);
+    },
+  });
+  const sessions = sessionCookies({
+    ttlSeconds: options.sessionTtlSeconds,
+    secure: options.secureCookies,
+    now: () => options.clock.now(),
+  });
+  app.decorateRequest('dashboardOperator', '');
+  app.setErrorHandler(errorPage);
+  app.addHook('onRequest', async (request, reply) => {
+    if (options.allowList !== undefined && !allowed(options.allowList, request)) {
+      return reply.callNotFound();
+    }
+    securityHeaders(reply);
+    if (OPEN_PATHS.has(request.routeOptions.url ?? '')) {
+      return;
+    }
+    const session = sessions.read(request);
+    if (session === undefined) {
+      const wantsPage = request.method === 'GET' && request.headers['x-dashboard-live'] !== '1';
+      return wantsPage
+        ? reply.redirect(`${DASHBOARD_PATH}/login`, 303)
+        : reply.status(401).type('text/plain; charset=utf-8').send('Sign in first.');
+    }
+    request.dashboardOperator = session.operator;
+  });
+  // Every change is a POST carrying the CSRF token of this browser's secret.
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      await new Promise<void>((resolve, reject) => {
+        app.csrfProtection(request, reply, (error?: Error) =>
+          error === undefined ? resolve() : reject(error),
+        );
+      });
+    }
+  });
+
+  const tools = toolsFor({
+    app,
+    adminToken: options.adminToken,
+    sandbox: options.sandbox,
+    secureCookies: options.secureCookies,
+  });
+  await app.register(assetRoutes);
+  await app.register(loginRoutes, { ...options, sessions });
+  for (const routes of [
+    overviewRoutes,
+    clientListRoutes,
+    clientRoutes,
+    clientActionRoutes,
+    accountRoutes,
+    statementRoutes,
+    transferRoutes,
+    transferStoryRoutes,
+    virtualAccountRoutes,
+    vasRoutes,
+    ussdRoutes,
+    checkoutRoutes,
+    identityRoutes,
+    webhookRoutes,
+    ledgerRoutes,
+    auditRoutes,
+    ...(options.sandbox ? [sandboxRoutes] : []),
+  ]) {
+    await app.register(routes, { tools });
+  }
+};
+
+function securityHeaders(reply: import('fastify').FastifyReply): void {
+  reply
+    .header(
+      'content-security-policy',
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    )
+    .header('x-frame-options', 'DENY')
+    .header('referrer-policy', 'same-origin');
+}

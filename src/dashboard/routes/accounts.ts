@@ -1,0 +1,208 @@
+import {
+  actionButton,
+  badge,
+  csrfField,
+  field,
+  naira,
+  pager,
+  select,
+  table,
+} from '../components.ts';
+import { html } from '../html.ts';
+import { noticeOf } from '../page-tools.ts';
+import {
+  clientPath,
+  clientRoute,
+  type DashboardPage,
+  formFields,
+  listQuery,
+  loadClient,
+  nairaField,
+  PAGE_SIZE,
+} from '../route-kit.ts';
+
+export interface AccountRecord {
+  _id: string;
+  accountNumber: string;
+  accountName: string;
+  accountType: string;
+  accountBalance: number;
+  bookBalance: number;
+  lockedBalance: number;
+  status: string;
+  isSubAccount: boolean;
+  kycLevel: string | number | null;
+}
+
+type Params = { id: string; accountNumber: string; action: string };
+
+/**
+ * A client's accounts and sub-accounts with balances; freeze and unfreeze; in the sandbox, money
+ * arriving from another bank.
+ */
+export const accountRoutes: DashboardPage = async (app, { tools }) => {
+  app.get<{ Params: Params }>(
+    clientRoute('/accounts'),
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const { admin, render, failed, csrf, sandbox } = tools(request, reply);
+      const id = request.params.id;
+      const query = listQuery(request.query, ['page']);
+      const [client, accounts] = await Promise.all([
+        loadClient(admin, id),
+        admin<AccountRecord[]>(
+          'GET',
+          `/admin/clients/${encodeURIComponent(id)}/accounts?${new URLSearchParams({ page: query.page ?? '0', limit: PAGE_SIZE })}`,
+        ),
+      ]);
+      if (!client.ok) {
+        return failed(client, 'Accounts');
+      }
+      const base = clientPath(id);
+      const rows = accounts.ok ? accounts.data : [];
+      return render(
+        { title: 'Accounts', client: { id, name: client.data.name }, current: '/accounts' },
+        html`${table({
+          caption: 'Accounts and sub-accounts',
+          columns: [
+            {
+              label: 'Number',
+              cell: (account) =>
+                html`<a href="${base}/accounts/${account._id}/statement">${account.accountNumber}</a>`,
+            },
+            { label: 'Name', cell: (account) => account.accountName },
+            {
+              label: 'Kind',
+              cell: (account) =>
+                account.isSubAccount
+                  ? `Sub-account (${account.accountType})`
+                  : `Main (${account.accountType})`,
+            },
+            { label: 'KYC', cell: (account) => String(account.kycLevel ?? '') },
+            { label: 'Available', numeric: true, cell: (account) => naira(account.accountBalance) },
+            { label: 'Book', numeric: true, cell: (account) => naira(account.bookBalance) },
+            { label: 'Held', numeric: true, cell: (account) => naira(account.lockedBalance) },
+            { label: 'Status', cell: (account) => badge(account.status) },
+            {
+              label: 'Actions',
+              cell: (account) =>
+                account.status === 'Frozen'
+                  ? actionButton({
+                      action: `${base}/accounts/${account.accountNumber}/unfreeze`,
+                      label: 'Unfreeze',
+                      csrf,
+                    })
+                  : actionButton({
+                      action: `${base}/accounts/${account.accountNumber}/freeze`,
+                      label: 'Freeze',
+                      csrf,
+                      tone: 'danger',
+                      confirm:
+                        'Freeze this account? It takes no debit and no credit until unfrozen.',
+                    }),
+            },
+          ],
+          rows,
+          empty: accounts.ok ? 'No account.' : accounts.message,
+        })}
+${pager(`${base}/accounts`, query, accounts.pagination)}
+${
+  sandbox && rows.length > 0
+    ? html`<section aria-labelledby="credit" class="card sandbox">
+<h2 id="credit">Sandbox: money arrives from another bank</h2>
+<form method="post" action="${base}/accounts/credit" class="grid">
+${csrfField(csrf)}
+${select({ label: 'Account', name: 'accountNumber', choices: rows.map((account) => [account.accountNumber, `${account.accountNumber} · ${account.accountName}`] as const) })}
+${field({ label: 'Amount (₦)', name: 'amount', required: true, inputmode: 'decimal', pattern: '[0-9,]+(\\.[0-9]{1,2})?' })}
+${field({ label: 'Narration', name: 'narration', value: 'Sandbox credit' })}
+<div class="actions"><button type="submit" class="button primary">Credit account</button></div>
+</form>
+</section>`
+    : ''
+}`,
+      );
+    },
+  );
+
+  app.post<{ Params: Params }>(
+    clientRoute('/accounts/:accountNumber/:action'),
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const { admin, redirect } = tools(request, reply);
+      const { id, accountNumber, action } = request.params;
+      if (action !== 'freeze' && action !== 'unfreeze') {
+        return reply.callNotFound();
+      }
+      // Only an account this client's page lists: the admin route itself takes any number.
+      const owned = await ownsAccount(admin, id, accountNumber);
+      if (!owned) {
+        return redirect(clientPath(id, '/accounts'), {
+          kind: 'error',
+          text: 'That account is not one of this client.',
+        });
+      }
+      const answer = await admin(
+        'POST',
+        `/admin/accounts/${encodeURIComponent(accountNumber)}/${action}`,
+      );
+      return redirect(
+        clientPath(id, '/accounts'),
+        noticeOf(
+          answer,
+          `Account ${accountNumber} ${action === 'freeze' ? 'frozen: it takes no debit and no credit' : 'unfrozen'}.`,
+        ),
+      );
+    },
+  );
+
+  app.post<{ Params: Params }>(
+    clientRoute('/accounts/credit'),
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const { admin, redirect } = tools(request, reply);
+      const id = request.params.id;
+      const form = formFields(request.body);
+      const amount = nairaField(form.amount);
+      if (Number.isNaN(amount)) {
+        return redirect(clientPath(id, '/accounts'), {
+          kind: 'error',
+          text: 'The amount must be naira, with at most two decimals.',
+        });
+      }
+      const answer = await admin('POST', '/admin/sandbox/credits', {
+        accountNumber: form.accountNumber ?? '',
+        amount,
+        ...(form.narration === undefined || form.narration === ''
+          ? {}
+          : { narration: form.narration }),
+      });
+      return redirect(
+        clientPath(id, '/accounts'),
+        noticeOf(answer, `₦${amount} credited to ${form.accountNumber ?? ''}.`),
+      );
+    },
+  );
+};
+
+async function ownsAccount(
+  admin: import('../admin-call.ts').AdminCall,
+  clientId: string,
+  accountNumber: string,
+): Promise<boolean> {
+  for (let page = 0; page < 50; page += 1) {
+    const accounts = await admin<AccountRecord[]>(
+      'GET',
+      `/admin/clients/${encodeURIComponent(clientId)}/accounts?page=${page}&limit=100`,
+    );
+    if (!accounts.ok) {
+      return false;
+    }
+    if (accounts.data.some((account) => account.accountNumber === accountNumber)) {
+      return true;
+    }
+    if (accounts.pagination === undefined || page + 1 >= accounts.pagination.pages) {
+      return false;
+    }
+  }
+  return false;
+}

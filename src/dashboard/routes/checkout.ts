@@ -1,0 +1,25 @@
+import { registerResourceList } from '../resource-list.ts';
+import type { DashboardPage } from '../route-kit.ts';
+
+/** A client's checkout sessions, as verify answers them. */
+export const checkoutRoutes: DashboardPage = async (app, { tools }) => {
+  registerResourceList(app, tools, {
+    suffix: '/checkout',
+    title: 'Checkout sessions',
+    adminSuffix: '/checkout-sessions',
+    fields: [
+      'referenceCode',
+      'status',
+      'amount',
+      'amountPaid',
+      'fees',
+      'settledAmount',
+      'feeBearer',
+      'channel',
+      'paidAt',
+      'expiresAt',
+      'createdAt',
+    ],
+    empty: 'No checkout session yet.',
+  });
+};

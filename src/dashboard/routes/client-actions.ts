@@ -1,0 +1,135 @@
+import { html } from '../html.ts';
+import { noticeOf } from '../page-tools.ts';
+import { clientPath, clientRoute, type DashboardPage, formFields } from '../route-kit.ts';
+
+type Params = { id: string; appId: string; keyId: string; action: string };
+
+const ACCESS_ACTIONS: Readonly<Record<string, string>> = {
+  disable: 'Client disabled: its apps get no token and every token it holds stopped.',
+  enable: 'Client enabled.',
+  'revoke-tokens': "Every token of the client's apps is revoked.",
+};
+
+/**
+ * What an operator does to a client's apps, keys, access and webhook settings; each is one admin
+ * API call, then back to the client page with the answer.
+ */
+export const clientActionRoutes: DashboardPage = async (app, { tools }) => {
+  const adminBase = (id: string) => `/admin/clients/${encodeURIComponent(id)}`;
+
+  app.post<{ Params: Params }>(
+    clientRoute('/apps'),
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const { admin, redirect } = tools(request, reply);
+      const form = formFields(request.body);
+      const made = await admin<{ clientId: string }>(
+        'POST',
+        `${adminBase(request.params.id)}/apps`,
+        {
+          name: form.name ?? '',
+          publicKey: form.publicKey ?? '',
+        },
+      );
+      return redirect(
+        clientPath(request.params.id),
+        noticeOf(
+          made,
+          made.ok ? `App registered: its OAuth client id is ${made.data.clientId}.` : '',
+        ),
+      );
+    },
+  );
+
+  app.post<{ Params: Params }>(
+    clientRoute('/apps/:appId/revoke'),
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const { admin, redirect } = tools(request, reply);
+      const { id, appId } = request.params;
+      const answer = await admin(
+        'POST',
+        `${adminBase(id)}/apps/${encodeURIComponent(appId)}/revoke`,
+      );
+      return redirect(clientPath(id), noticeOf(answer, 'App revoked: its tokens stopped.'));
+    },
+  );
+
+  app.post<{ Params: Params }>(
+    clientRoute('/apps/:appId/keys'),
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const { admin, redirect } = tools(request, reply);
+      const { id, appId } = request.params;
+      const answer = await admin(
+        'POST',
+        `${adminBase(id)}/apps/${encodeURIComponent(appId)}/keys`,
+        {
+          publicKey: formFields(request.body).publicKey ?? '',
+        },
+      );
+      return redirect(clientPath(id), noticeOf(answer, 'Key added.'));
+    },
+  );
+
+  app.post<{ Params: Params }>(
+    clientRoute('/apps/:appId/keys/:keyId/revoke'),
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const { admin, redirect } = tools(request, reply);
+      const { id, appId, keyId } = request.params;
+      const answer = await admin(
+        'POST',
+        `${adminBase(id)}/apps/${encodeURIComponent(appId)}/keys/${encodeURIComponent(keyId)}/revoke`,
+      );
+      return redirect(clientPath(id), noticeOf(answer, "Key revoked: the app's tokens stopped."));
+    },
+  );
+
+  app.post<{ Params: Params }>(
+    clientRoute('/access/:action'),
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const { admin, redirect } = tools(request, reply);
+      const { id, action } = request.params;
+      const success = ACCESS_ACTIONS[action];
+      if (success === undefined) {
+        return reply.callNotFound();
+      }
+      const answer = await admin('POST', `${adminBase(id)}/${action}`);
+      return redirect(clientPath(id), noticeOf(answer, success));
+    },
+  );
+
+  // The secret is shown on this answer page only: never in a redirect, a cookie or a later page.
+  app.post<{ Params: Params }>(
+    clientRoute('/webhook'),
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const { admin, render, redirect } = tools(request, reply);
+      const { id } = request.params;
+      const form = formFields(request.body);
+      const url = (form.url ?? '').trim();
+      const rotateSecret = form.rotateSecret === 'true';
+      const answer = await admin<{ url: string | null; secret: string }>(
+        'PUT',
+        `${adminBase(id)}/webhook`,
+        { url: url === '' ? null : url, ...(rotateSecret ? { rotateSecret } : {}) },
+      );
+      if (!answer.ok) {
+        return redirect(clientPath(id), noticeOf(answer, ''));
+      }
+      reply.header('cache-control', 'no-store');
+      return render(
+        { title: 'Webhook settings saved', current: '' },
+        html`<p class="notice notice-success" role="status">Webhook URL: ${answer.data.url ?? 'none'}.</p>
+<div class="card">
+<h2>Signing secret</h2>
+<p>Copy it now into the receiver's configuration: this page is the only place it is shown.</p>
+<p><code class="secret" id="webhook-secret">${answer.data.secret}</code> <button type="button" class="button" data-copy="webhook-secret">Copy</button></p>
+</div>
+<p><a href="${clientPath(id)}">Back to the client</a></p>`,
+      );
+    },
+  );
+};

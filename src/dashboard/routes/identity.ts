@@ -1,0 +1,12 @@
+import { registerResourceList } from '../resource-list.ts';
+import type { DashboardPage } from '../route-kit.ts';
+
+/** A client's identity checks, masked by the admin API (never a whole BVN, NIN or OTP). */
+export const identityRoutes: DashboardPage = async (app, { tools }) => {
+  registerResourceList(app, tools, {
+    suffix: '/identity',
+    title: 'Identity verifications',
+    adminSuffix: '/identity-verifications',
+    empty: 'No identity check yet.',
+  });
+};

@@ -1,0 +1,92 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { AuditLog } from '../../audit/index.ts';
+import type { Limiter } from '../../http/plugins/rate-limits.ts';
+import { constantTimeEqual } from '../../shared/hashing.ts';
+import { signInPage } from '../layout.ts';
+import type { LoginLinks } from '../login-links.ts';
+import { DASHBOARD_PATH, isOperatorLabel, type SessionCookies } from '../session.ts';
+
+export interface LoginRoutesOptions {
+  readonly adminToken: string;
+  readonly loginLinks: LoginLinks;
+  readonly auditLog: AuditLog;
+  readonly sessions: SessionCookies;
+  readonly signInFailures?: Limiter | undefined;
+}
+
+/** The operator label of a one-click sign-in from the terminal. */
+const LOCAL_OPERATOR = 'local';
+
+/**
+ * Sign-in with the admin token (wrong tokens count against the admin API's failure limit per IP),
+ * one-click sign-in with a one-time link, sign-out. Each lands in the audit trail.
+ */
+export const loginRoutes: FastifyPluginAsync<LoginRoutesOptions> = async (app, options) => {
+  const showSignIn = (reply: FastifyReply, status: number, error?: string) =>
+    reply
+      .status(status)
+      .type('text/html; charset=utf-8')
+      .send(signInPage({ csrf: reply.generateCsrf(), error }).value);
+  const audit = (request: FastifyRequest, actor: string, action: string, outcome: number) =>
+    options.auditLog.record({
+      actor,
+      action,
+      target: null,
+      outcome: String(outcome),
+      request,
+    });
+
+  app.get(`${DASHBOARD_PATH}/login`, { schema: { hide: true } }, async (_request, reply) =>
+    showSignIn(reply, 200),
+  );
+
+  app.post<{ Body: { adminToken?: unknown; operator?: unknown } }>(
+    `${DASHBOARD_PATH}/login`,
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const presented = request.body?.adminToken;
+      const operator =
+        typeof request.body?.operator === 'string' ? request.body.operator.trim() : '';
+      if (!isOperatorLabel(operator)) {
+        return showSignIn(
+          reply,
+          400,
+          'Your name may hold letters, digits and . _ @ - (at most 64).',
+        );
+      }
+      if (typeof presented !== 'string' || !constantTimeEqual(presented, options.adminToken)) {
+        await audit(request, 'dashboard', 'dashboard.sign-in', 401);
+        await options.signInFailures?.(request);
+        return showSignIn(reply, 401, 'That is not the admin token.');
+      }
+      await audit(request, `operator:${operator}`, 'dashboard.sign-in', 200);
+      options.sessions.open(reply, operator);
+      return reply.redirect(DASHBOARD_PATH, 303);
+    },
+  );
+
+  app.get<{ Params: { ticket: string } }>(
+    `${DASHBOARD_PATH}/login/:ticket`,
+    { schema: { hide: true } },
+    async (request, reply) => {
+      if (!options.loginLinks.redeem(request.params.ticket)) {
+        await audit(request, 'dashboard', 'dashboard.sign-in-link', 401);
+        await options.signInFailures?.(request);
+        return showSignIn(
+          reply,
+          401,
+          'This sign-in link was used already or has expired. Run `npx openibs dashboard` for a new one, or sign in with the admin token.',
+        );
+      }
+      await audit(request, `operator:${LOCAL_OPERATOR}`, 'dashboard.sign-in-link', 200);
+      options.sessions.open(reply, LOCAL_OPERATOR);
+      return reply.redirect(DASHBOARD_PATH, 303);
+    },
+  );
+
+  app.post(`${DASHBOARD_PATH}/logout`, { schema: { hide: true } }, async (request, reply) => {
+    await audit(request, `operator:${request.dashboardOperator}`, 'dashboard.sign-out', 200);
+    options.sessions.close(reply);
+    return reply.redirect(`${DASHBOARD_PATH}/login`, 303);
+  });
+};

@@ -1,0 +1,65 @@
+import { badge, table, when } from '../components.ts';
+import { html } from '../html.ts';
+import { type ClientRecord, clientPath, type DashboardPage } from '../route-kit.ts';
+import { DASHBOARD_PATH } from '../session.ts';
+
+interface AuditRow {
+  at: string;
+  actor: string;
+  action: string;
+  target: string | null;
+  outcome: string;
+}
+
+/** The first page: the newest clients, the ledger's health, the latest operator actions. */
+export const overviewRoutes: DashboardPage = async (app, { tools }) => {
+  app.get(DASHBOARD_PATH, { schema: { hide: true } }, async (request, reply) => {
+    const { admin, render } = tools(request, reply);
+    const [clients, ledger, audit] = await Promise.all([
+      admin<ClientRecord[]>('GET', '/admin/clients?page=0&limit=10'),
+      admin<{ ok: boolean; violations: Record<string, number> }>('GET', '/admin/ledger'),
+      admin<AuditRow[]>('GET', '/admin/audit-events?page=0&limit=10'),
+    ]);
+    const ledgerOk = ledger.ok && ledger.data?.ok === true;
+    return render(
+      { title: 'Overview', current: '' },
+      html`<section aria-labelledby="ledger-health" class="card">
+<h2 id="ledger-health">Ledger</h2>
+<p>${ledger.ok ? (ledgerOk ? badge('ok') : badge('failed')) : ''} ${ledger.ok ? (ledgerOk ? 'Every invariant holds: journals balance, balances equal the sum of entries, nothing is overdrawn.' : 'An invariant is broken: see the ledger page.') : ledger.message}
+<a href="${DASHBOARD_PATH}/ledger">Ledger details</a></p>
+</section>
+<section aria-labelledby="newest-clients">
+<h2 id="newest-clients">Newest clients</h2>
+${table({
+  caption: 'Newest clients',
+  columns: [
+    {
+      label: 'Name',
+      cell: (client) => html`<a href="${clientPath(client._id)}">${client.name}</a>`,
+    },
+    { label: 'Client id', cell: (client) => html`<code>${client._id}</code>` },
+    { label: 'Created', cell: (client) => when(client.createdAt) },
+  ],
+  rows: clients.ok ? clients.data : [],
+  empty: clients.ok ? 'No client yet.' : clients.message,
+})}
+<p><a href="${DASHBOARD_PATH}/clients">All clients, and onboarding</a></p>
+</section>
+<section aria-labelledby="latest-actions">
+<h2 id="latest-actions">Latest operator actions and security events</h2>
+${table({
+  caption: 'Latest audit events',
+  columns: [
+    { label: 'When', cell: (event) => when(event.at) },
+    { label: 'Who', cell: (event) => event.actor },
+    { label: 'What', cell: (event) => event.action },
+    { label: 'Target', cell: (event) => event.target ?? '' },
+    { label: 'Outcome', cell: (event) => event.outcome },
+  ],
+  rows: audit.ok ? audit.data : [],
+  empty: audit.ok ? 'Nothing recorded yet.' : audit.message,
+})}
+</section>`,
+    );
+  });
+};

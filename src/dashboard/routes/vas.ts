@@ -1,0 +1,25 @@
+import { registerResourceList } from '../resource-list.ts';
+import type { DashboardPage } from '../route-kit.ts';
+
+/** A client's airtime, data, cable TV and electricity purchases. */
+export const vasRoutes: DashboardPage = async (app, { tools }) => {
+  registerResourceList(app, tools, {
+    suffix: '/vas',
+    title: 'VAS purchases',
+    adminSuffix: '/vas-purchases',
+    fields: [
+      'createdAt',
+      'serviceCategory',
+      'beneficiary',
+      'amount',
+      'commission',
+      'status',
+      'debitAccountNumber',
+      'reference',
+      'utilityToken',
+      'failureReason',
+    ],
+    statuses: ['pending', 'successful', 'failed'],
+    empty: 'No purchase yet.',
+  });
+};
