@@ -156,7 +156,7 @@ export function labelOf(name: string): string {
 
 const AMOUNT_FIELD =
   /^(amount|balance|balanceAfter|fees?|vat|stampDuty|commission|settledAmount|amountPaid)$/i;
-const TIME_FIELD = /At$|^createdAt$|^date$/;
+const TIME_FIELD = /At$|^date$|Date$/;
 
 /** One value of a record as the admin API gave it: times, amounts and statuses made readable. */
 export function cellOf(name: string, value: unknown): Html | string {

@@ -1,6 +1,6 @@
 /**
  * HTML built from tagged templates: every interpolated value is escaped unless it is already
- * `Html` (made by this tag or by `trusted`). Arrays are joined. Nothing from a request, the
+ * `Html` (made by this tag). Arrays are joined. Nothing from a request, the
  * database or an admin API answer can reach a page unescaped.
  */
 export class Html {
@@ -44,9 +44,4 @@ export function html(strings: TemplateStringsArray, ...values: Interpolated[]): 
     out += render(value) + (strings[index + 1] ?? '');
   });
   return new Html(out);
-}
-
-/** Markup the dashboard wrote itself (never a value from outside). */
-export function trusted(markup: string): Html {
-  return new Html(markup);
 }

@@ -37,18 +37,16 @@ export const dashboardLoginLinkRoute: FastifyPluginAsyncTypebox<
     },
     async (_request, reply) => {
       const { ticket, expiresAt } = dashboardLoginLinks.issue();
-      return reply
-        .status(201)
-        .send(
-          ok(
-            'Dashboard sign-in link made.',
-            {
-              url: `${publicBaseUrl}/dashboard/login/${ticket}`,
-              expiresAt: expiresAt.toISOString(),
-            },
-            201,
-          ),
-        );
+      return reply.status(201).send(
+        ok(
+          'Dashboard sign-in link made.',
+          {
+            url: `${publicBaseUrl}/dashboard/login/${ticket}`,
+            expiresAt: expiresAt.toISOString(),
+          },
+          201,
+        ),
+      );
     },
   );
 };

@@ -178,7 +178,7 @@ ${field({ label: 'Narration', name: 'narration', value: 'Sandbox credit' })}
       });
       return redirect(
         clientPath(id, '/accounts'),
-        noticeOf(answer, `₦${amount} credited to ${form.accountNumber ?? ''}.`),
+        noticeOf(answer, `${naira(amount)} credited to ${form.accountNumber ?? ''}.`),
       );
     },
   );

@@ -23,7 +23,7 @@ interface StatementLine {
 type Params = { id: string; accountId: string };
 
 const FILTERS = ['fromDate', 'toDate', 'type'] as const;
-const CSV_PAGE = 500;
+const CSV_PAGE = 100;
 /** A CSV export reads at most this many lines (narrow the dates for more). */
 const CSV_MAX_LINES = 50_000;
 
