@@ -1,16 +1,8 @@
-import { field, pager, table, when } from '../components.ts';
+import { type AuditRow, auditTable } from '../audit-table.ts';
+import { field, pager } from '../components.ts';
 import { html } from '../html.ts';
 import { type DashboardPage, listQuery } from '../route-kit.ts';
 import { DASHBOARD_PATH } from '../session.ts';
-
-interface AuditRow {
-  at: string;
-  actor: string;
-  action: string;
-  target: string | null;
-  outcome: string;
-  sourceIp: string | null;
-}
 
 const FILTERS = ['action', 'actor', 'target'] as const;
 
@@ -32,19 +24,7 @@ ${field({ label: 'Action or area', name: 'action', value: filter.action ?? '', p
 ${field({ label: 'Who', name: 'actor', value: filter.actor ?? '', placeholder: 'operator:alice' })}
 ${field({ label: 'Target', name: 'target', value: filter.target ?? '' })}
 <div class="actions"><button type="submit" class="button">Filter</button></div></form>
-${table({
-  caption: 'Audit events, newest first',
-  columns: [
-    { label: 'When', cell: (event) => when(event.at) },
-    { label: 'Who', cell: (event) => event.actor },
-    { label: 'What', cell: (event) => event.action },
-    { label: 'Target', cell: (event) => event.target ?? '' },
-    { label: 'Outcome', cell: (event) => event.outcome },
-    { label: 'From', cell: (event) => event.sourceIp ?? '' },
-  ],
-  rows: events.ok ? events.data : [],
-  empty: events.ok ? 'Nothing matches.' : events.message,
-})}
+${auditTable(events.ok ? events.data : [], events.ok ? 'Nothing matches.' : events.message)}
 ${pager(path, query, events.pagination)}`,
     );
   });

@@ -1,4 +1,4 @@
-import { registerResourceList } from '../resource-list.ts';
+import { registerResourceList, statusFilter } from '../resource-list.ts';
 import type { DashboardPage } from '../route-kit.ts';
 
 /** A client's checkout sessions, as verify answers them. */
@@ -21,5 +21,8 @@ export const checkoutRoutes: DashboardPage = async (app, { tools }) => {
       'createdAt',
     ],
     empty: 'No checkout session yet.',
+    filters: [
+      statusFilter(['Pending', 'Completed', 'Expired'].map((status) => [status, status] as const)),
+    ],
   });
 };

@@ -1,15 +1,8 @@
+import { type AuditRow, auditTable } from '../audit-table.ts';
 import { badge, table, when } from '../components.ts';
 import { html } from '../html.ts';
 import { type ClientRecord, clientPath, type DashboardPage } from '../route-kit.ts';
 import { DASHBOARD_PATH } from '../session.ts';
-
-interface AuditRow {
-  at: string;
-  actor: string;
-  action: string;
-  target: string | null;
-  outcome: string;
-}
 
 /** The first page: the newest clients, the ledger's health, the latest operator actions. */
 export const overviewRoutes: DashboardPage = async (app, { tools }) => {
@@ -47,18 +40,7 @@ ${table({
 </section>
 <section aria-labelledby="latest-actions">
 <h2 id="latest-actions">Latest operator actions and security events</h2>
-${table({
-  caption: 'Latest audit events',
-  columns: [
-    { label: 'When', cell: (event) => when(event.at) },
-    { label: 'Who', cell: (event) => event.actor },
-    { label: 'What', cell: (event) => event.action },
-    { label: 'Target', cell: (event) => event.target ?? '' },
-    { label: 'Outcome', cell: (event) => event.outcome },
-  ],
-  rows: audit.ok ? audit.data : [],
-  empty: audit.ok ? 'Nothing recorded yet.' : audit.message,
-})}
+${auditTable(audit.ok ? audit.data : [], audit.ok ? 'Nothing recorded yet.' : audit.message)}
 </section>`,
     );
   });

@@ -1,7 +1,7 @@
 import { csrfField, field } from '../components.ts';
 import { html } from '../html.ts';
 import { noticeOf } from '../page-tools.ts';
-import { registerResourceList } from '../resource-list.ts';
+import { registerResourceList, statusFilter } from '../resource-list.ts';
 import { clientPath, clientRoute, type DashboardPage, formFields } from '../route-kit.ts';
 
 /** A client's USSD payment references; in the sandbox, a customer dials one at their bank. */
@@ -20,9 +20,15 @@ export const ussdRoutes: DashboardPage = async (app, { tools }) => {
       'payment',
       'createdAt',
     ],
-    statuses: ['Pending', 'Paid', 'Expired'],
+    filters: [
+      statusFilter([
+        ['Pending', 'Pending'],
+        ['Paid', 'Paid'],
+        ['Expired', 'Expired'],
+      ]),
+    ],
     empty: 'No USSD reference yet.',
-    below: ({ clientId, csrf, sandbox, rows }) =>
+    below: (rows, { clientId, csrf, sandbox }) =>
       sandbox && rows.some((row) => row.status === 'Pending')
         ? html`<section aria-labelledby="dial" class="card sandbox">
 <h2 id="dial">Sandbox: a customer dials a reference</h2>

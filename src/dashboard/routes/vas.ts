@@ -1,4 +1,4 @@
-import { registerResourceList } from '../resource-list.ts';
+import { registerResourceList, statusFilter } from '../resource-list.ts';
 import type { DashboardPage } from '../route-kit.ts';
 
 /** A client's airtime, data, cable TV and electricity purchases. */
@@ -19,7 +19,13 @@ export const vasRoutes: DashboardPage = async (app, { tools }) => {
       'utilityToken',
       'failureReason',
     ],
-    statuses: ['pending', 'successful', 'failed'],
+    filters: [
+      statusFilter([
+        ['pending', 'pending'],
+        ['successful', 'successful'],
+        ['failed', 'failed'],
+      ]),
+    ],
     empty: 'No purchase yet.',
   });
 };

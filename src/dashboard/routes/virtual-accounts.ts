@@ -28,7 +28,7 @@ export const virtualAccountRoutes: DashboardPage = async (app, { tools }) => {
       'createdAt',
     ],
     empty: 'No virtual account yet.',
-    below: ({ clientId, csrf, sandbox, rows }) => {
+    below: (rows, { clientId, csrf, sandbox }) => {
       const open = rows.filter(
         (row) =>
           row.status !== 'Expired' &&

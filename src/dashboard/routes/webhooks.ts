@@ -1,14 +1,8 @@
-import { actionButton, badge, pager, select, table, when } from '../components.ts';
+import { actionButton, badge, table, when } from '../components.ts';
 import { type Html, html } from '../html.ts';
 import { noticeOf } from '../page-tools.ts';
-import {
-  clientPath,
-  clientRoute,
-  type DashboardPage,
-  listQuery,
-  loadClient,
-  PAGE_SIZE,
-} from '../route-kit.ts';
+import { registerResourceList, statusFilter } from '../resource-list.ts';
+import { clientPath, clientRoute, type DashboardPage } from '../route-kit.ts';
 
 interface Attempt {
   attempt: number;
@@ -35,26 +29,22 @@ interface Delivery {
 
 /** A client's webhook deliveries with every attempt, replayed one by one; refreshes itself. */
 export const webhookRoutes: DashboardPage = async (app, { tools }) => {
-  app.get<{ Params: { id: string } }>(
-    clientRoute('/webhooks'),
-    { schema: { hide: true } },
-    async (request, reply) => {
-      const { admin, render, failed, fragment, csrf } = tools(request, reply);
-      const id = request.params.id;
-      const query = listQuery(request.query, ['page', 'status', 'type']);
-      const filter = listQuery(request.query, ['status', 'type']);
-      const [client, deliveries] = await Promise.all([
-        fragment ? undefined : loadClient(admin, id),
-        admin<Delivery[]>(
-          'GET',
-          `/admin/clients/${encodeURIComponent(id)}/webhooks/deliveries?${new URLSearchParams({ ...filter, page: query.page ?? '0', limit: PAGE_SIZE })}`,
-        ),
-      ]);
-      if (client !== undefined && !client.ok) {
-        return failed(client, 'Webhooks');
-      }
-      const path = clientPath(id, '/webhooks');
-      const list = html`${table({
+  registerResourceList<Delivery>(app, tools, {
+    suffix: '/webhooks',
+    title: 'Webhook deliveries',
+    adminSuffix: '/webhooks/deliveries',
+    empty: 'No delivery yet.',
+    intro: ({ clientId }) =>
+      html`<p>The receiver's URL and secret are on the <a href="${clientPath(clientId)}">client page</a>. Replay sends a delivery again now, with the same webhook-id, whether it failed for good or waits for its next retry.</p>`,
+    filters: [
+      statusFilter([
+        ['pending', 'Pending (retrying)'],
+        ['delivered', 'Delivered'],
+        ['failed', 'Failed for good'],
+      ]),
+    ],
+    table: (rows, { path, csrf }) =>
+      table({
         caption: 'Webhook deliveries, newest first',
         columns: [
           {
@@ -75,38 +65,10 @@ export const webhookRoutes: DashboardPage = async (app, { tools }) => {
               actionButton({ action: `${path}/${delivery._id}/replay`, label: 'Replay now', csrf }),
           },
         ],
-        rows: deliveries.ok ? deliveries.data : [],
-        empty: deliveries.ok ? 'No delivery yet.' : deliveries.message,
-      })}
-${pager(path, query, deliveries.pagination)}`;
-      if (client === undefined) {
-        return render({ title: 'Webhooks' }, list);
-      }
-      const live = `${path}?${new URLSearchParams({ ...query, fragment: '1' })}`;
-      return render(
-        {
-          title: 'Webhook deliveries',
-          client: { id, name: client.data.name },
-          current: '/webhooks',
-        },
-        html`<p>The receiver's URL and secret are on the <a href="${clientPath(id)}">client page</a>. Replay sends a delivery again now, with the same webhook-id, whether it failed for good or waits for its next retry.</p>
-<form method="get" action="${path}" class="grid filters" aria-label="Filter deliveries">
-${select({
-  label: 'Status',
-  name: 'status',
-  value: filter.status ?? '',
-  choices: [
-    ['', 'Any status'],
-    ['pending', 'Pending (retrying)'],
-    ['delivered', 'Delivered'],
-    ['failed', 'Failed for good'],
-  ],
-})}
-<div class="actions"><button type="submit" class="button">Filter</button></div></form>
-<div data-live="${live}" aria-live="polite" id="deliveries-live">${list}</div>`,
-      );
-    },
-  );
+        rows,
+        empty: '',
+      }),
+  });
 
   app.post<{ Params: { id: string; eventId: string } }>(
     clientRoute('/webhooks/:eventId/replay'),
