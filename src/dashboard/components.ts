@@ -146,7 +146,20 @@ export function details(pairs: readonly (readonly [label: string, value: Html | 
 }
 
 /** Words for a camelCase field name: `balanceAfter` → `Balance after`. */
+const LABELS: Readonly<Record<string, string>> = {
+  _id: 'Id',
+  vat: 'VAT',
+  isGlAccount: 'GL account',
+  glAccounts: 'GL accounts',
+  sessionId: 'Session id',
+  nipCode: 'NIP code',
+};
+
 export function labelOf(name: string): string {
+  const known = LABELS[name];
+  if (known !== undefined) {
+    return known;
+  }
   const words = name
     .replace(/^_/, '')
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
