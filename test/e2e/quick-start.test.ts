@@ -134,6 +134,32 @@ describe('README quick start on a fresh machine', { timeout: 240_000 }, () => {
     assert.equal(health.status, 200);
   });
 
+  test("the banner's dashboard link signs in once; `openibs dashboard` prints another", async () => {
+    const server = servers[servers.length - 1];
+    assert.ok(server);
+    const link = bannerField(await server.banner(), 'dashboard:');
+    assert.match(link, new RegExp(`^${baseUrl}/dashboard/login/[\\w-]+$`));
+    const signIn = (url: string) =>
+      fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(HTTP_TIMEOUT_MS) });
+    const first = await signIn(link);
+    assert.equal(first.status, 303);
+    const cookie = first.headers
+      .getSetCookie()
+      .find((each) => each.startsWith('openibs_dashboard='));
+    assert.ok(cookie, 'a session cookie');
+    const overview = await fetch(`${baseUrl}/dashboard`, {
+      headers: { cookie: cookie.split(';')[0] ?? '' },
+      signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
+    });
+    assert.equal(overview.status, 200);
+    assert.match(await overview.text(), /<h1>Overview<\/h1>/);
+    assert.equal((await signIn(link)).status, 401);
+    const another = (await cli('dashboard')).trim();
+    assert.match(another, new RegExp(`^${baseUrl}/dashboard/login/[\\w-]+$`));
+    assert.notEqual(another, link);
+    assert.equal((await signIn(another)).status, 303);
+  });
+
   test('`openibs token` prints an access token that lists the funded demo account', async () => {
     const token = await cliToken();
     const account = await mainAccount(token);

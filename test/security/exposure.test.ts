@@ -137,4 +137,17 @@ describe('exposure', () => {
     assert.equal(fromEnvironment.includes(TEST_SECRETS.adminToken), false);
     assert.match(fromEnvironment, /not printed/);
   });
+
+  it("the banner's dashboard link is a one-time ticket, never the admin token", () => {
+    const link = `${TEST_BASE_URL}/dashboard/login/ticket-abc`;
+    const banner = sandboxBanner(
+      { publicBaseUrl: TEST_BASE_URL, dataDir: './data', adminToken: TEST_SECRETS.adminToken },
+      TEST_SECRETS.adminToken,
+      demo,
+      false,
+      link,
+    );
+    assert.match(banner, /dashboard: +http:\/\/openibs\.test\/dashboard\/login\/ticket-abc\n/);
+    assert.equal(banner.includes(TEST_SECRETS.adminToken), false);
+  });
 });
