@@ -162,6 +162,12 @@ describe('webhook delivery', () => {
     await receiver.start(port);
     receiver.mode = 'error';
     await worker.runOnce();
+    // The event says why its last attempt failed: the receiver's status when it answered.
+    const [afterError] = await testApp.db.query<{ last_error: string | null }>(
+      'SELECT last_error FROM webhook_events WHERE id = $1',
+      [event.id],
+    );
+    assert.equal(afterError?.last_error, 'HTTP 500');
     testApp.clock.advanceSeconds(299);
     assert.equal(await worker.runOnce(), 0, 'the second retry waits five minutes');
     testApp.clock.advanceSeconds(1);

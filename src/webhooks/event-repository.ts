@@ -106,7 +106,10 @@ export async function recordAttempt(db: Queryable, outcome: AttemptOutcome): Pro
   const rows = await db.query(
     `WITH settled AS (
        UPDATE webhook_events SET status = $3, next_attempt_at = coalesce($4, next_attempt_at),
-           locked_until = NULL, last_error = $5, updated_at = $6,
+           locked_until = NULL, updated_at = $6,
+           -- Why the last attempt failed: the transport error, else the receiver's status.
+           last_error = CASE WHEN $3 = 'delivered' THEN NULL
+                             ELSE coalesce($5, 'HTTP ' || $8::int) END,
            delivered_at = CASE WHEN $3 = 'delivered' THEN $6 ELSE delivered_at END
         WHERE id = $1 AND attempts = $2 AND status = 'pending'
         RETURNING id)

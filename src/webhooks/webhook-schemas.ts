@@ -44,7 +44,10 @@ export const WebhookDeliverySchema = Type.Object({
   }),
   attemptCount: Type.Integer(),
   nextAttemptAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  lastError: Type.Union([Type.String(), Type.Null()]),
+  lastError: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'Why the last attempt failed: the transport error, or `HTTP <status>` when the receiver answered; null once delivered.',
+  }),
   createdAt: Type.String({ format: 'date-time' }),
   deliveredAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   payload: Type.Unknown({ description: 'The body sent: { type, data }.' }),
