@@ -313,6 +313,13 @@ describe('dashboard security', () => {
         const answer = await on.app.inject({ method: 'GET', url: '/dashboard/login' });
         assert.equal(answer.statusCode, 200);
         assert.doesNotMatch(answer.body, /Sandbox/);
+        const browser = new DashboardBrowser(on.app);
+        await browser.signIn('prod-operator');
+        const overview = await browser.get('/dashboard');
+        assert.match(overview.body, /Production/);
+        // The full ledger audit is not run on every visit of the front page in production.
+        assert.match(overview.body, /runs when you open the ledger page/);
+        assert.equal((await browser.get('/dashboard/sandbox')).statusCode, 404);
       } finally {
         await on.close();
       }
