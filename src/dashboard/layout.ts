@@ -38,7 +38,7 @@ const CLIENT_TABS = [
 ] as const;
 
 function tab(href: string, label: string, current: boolean): Html {
-  return html`<li><a href="${href}"${current ? html` aria-current="page"` : ''}>${label}</a></li>`;
+  return html`<li><a class="tab" href="${href}"${current ? html` aria-current="page"` : ''}>${label}</a></li>`;
 }
 
 /** The page around every dashboard view: header, navigation, notice, main content. */
