@@ -176,6 +176,16 @@ export function cellOf(name: string, value: unknown): Html | string {
   if (name === 'status') {
     return badge(value);
   }
+  if (name === 'accounts' && Array.isArray(value)) {
+    // Accounts opened with an identity: their numbers, and as whom.
+    return value
+      .map((account: { accountNumber?: unknown; as?: unknown }) =>
+        [text(account.accountNumber), account.as === undefined ? '' : `(${text(account.as)})`]
+          .join(' ')
+          .trim(),
+      )
+      .join(', ');
+  }
   if (typeof value === 'number' && AMOUNT_FIELD.test(name)) {
     return naira(value);
   }

@@ -7,6 +7,17 @@ export const identityRoutes: DashboardPage = async (app, { tools }) => {
     suffix: '/identity',
     title: 'Identity verifications',
     adminSuffix: '/identity-verifications',
+    fields: [
+      'type',
+      'number',
+      'status',
+      'name',
+      'accounts',
+      'debitAccountNumber',
+      'provider',
+      'createdAt',
+      'verifiedAt',
+    ],
     empty: 'No identity check yet.',
   });
 };
