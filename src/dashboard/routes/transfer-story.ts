@@ -33,6 +33,18 @@ const TRANSFER_FIELDS = [
   'updatedAt',
 ];
 
+/** A leg of a journal: whose account, which way, how much, and the balance it left. */
+const ENTRY_FIELDS = [
+  'accountName',
+  'accountNumber',
+  'type',
+  'amount',
+  'balanceAfter',
+  'narration',
+  'journalKind',
+  'createdAt',
+];
+
 /** One transfer's whole story: the request, its ledger entries, the NIP session, its webhooks. */
 export const transferStoryRoutes: DashboardPage = async (app, { tools }) => {
   app.get<{ Params: { id: string; transferId: string } }>(
@@ -60,7 +72,7 @@ export const transferStoryRoutes: DashboardPage = async (app, { tools }) => {
         html`<section aria-labelledby="request" class="card"><h2 id="request">The transfer</h2>
 ${recordDetails(transfer, TRANSFER_FIELDS)}</section>
 <section aria-labelledby="entries"><h2 id="entries">Ledger entries</h2>
-${recordsTable('Ledger entries of this transfer', ledgerEntries, 'No ledger entry (nothing was posted).')}</section>
+${recordsTable('Ledger entries of this transfer', ledgerEntries, 'No ledger entry (nothing was posted).', ENTRY_FIELDS)}</section>
 <section aria-labelledby="nip"><h2 id="nip">NIP session and status queries</h2>
 ${nip === null ? html`<p class="empty">Not a NIP transfer (intra-bank): no session at the network.</p>` : recordDetails(nip)}</section>
 <section aria-labelledby="events"><h2 id="events">Webhook events</h2>
