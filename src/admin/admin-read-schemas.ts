@@ -7,6 +7,16 @@ import { NIP_QUEUEABLE_CODES } from '../rails/nip/nip-simulator.ts';
 
 export const AdminPageQuery = Type.Object({ ...paginationQuery(25) });
 
+export const ClientAccountsQuery = Type.Object({
+  accountNumber: Type.Optional(
+    Type.String({
+      pattern: '^[0-9]{10}$',
+      description: 'Only this account, if it is the client’s.',
+    }),
+  ),
+  ...paginationQuery(25),
+});
+
 export const ClientAccountParams = Type.Object({
   id: Type.String({ maxLength: 64 }),
   accountId: Type.String({ maxLength: 64 }),

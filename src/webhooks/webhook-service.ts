@@ -92,7 +92,10 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     return events.listClientEventsAbout(deps.db, { clientId, ...about });
   }
 
-  /** Queues one event again (same webhook-id), whatever its status, unless already pending. */
+  /**
+   * Sends one event again now (same webhook-id), whatever its status: a failed or delivered one,
+   * or a pending one waiting for its next retry, unless a worker is sending it at this moment.
+   */
   async function replay(clientId: string, eventId: string) {
     await getDelivery(clientId, eventId);
     await events.requeueEvents(deps.db, { clientId, eventId, now: deps.clock.now() });

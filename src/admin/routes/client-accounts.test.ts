@@ -75,6 +75,19 @@ describe('GET /admin/clients/:id/accounts', () => {
       assert.ok(!mine.some((account: { _id: string }) => account._id === otherAccountId));
     });
 
+    it('finds one account by number, only among the client’s own', async () => {
+      const { ibsClientId, ownAccountId, ownAccountNumber, otherAccountNumber } = context();
+      const own = await list(ibsClientId, `?accountNumber=${ownAccountNumber}`);
+      assert.deepEqual(
+        own.json().data.map((account: { _id: string }) => account._id),
+        [ownAccountId],
+      );
+      assert.equal(own.json().pagination.total, 1);
+      const theirs = await list(ibsClientId, `?accountNumber=${otherAccountNumber}`);
+      assert.deepEqual(theirs.json().data, []);
+      assert.equal((await list(ibsClientId, '?accountNumber=12')).statusCode, 400);
+    });
+
     it('pages with page (zero-based) and limit', async () => {
       const { ibsClientId, ownAccountId } = context();
       const response = await list(ibsClientId, '?page=1&limit=1');

@@ -3,7 +3,7 @@ import { ErrorSchema, IdParams, pagedEnvelopeSchema } from '../../http/common-sc
 import { paged } from '../../http/envelope.ts';
 import { AccountSchema, type AccountService, accountView } from '../../modules/accounts/index.ts';
 import type { ClientService } from '../../modules/clients/index.ts';
-import { AdminPageQuery } from '../admin-read-schemas.ts';
+import { ClientAccountsQuery } from '../admin-read-schemas.ts';
 
 const errors = { 400: ErrorSchema, 401: ErrorSchema };
 
@@ -28,14 +28,18 @@ export const clientAccountsRoute: FastifyPluginAsyncTypebox<ClientAccountsRouteO
         tags: ['Admin'],
         summary: "A client's accounts with their balances: main accounts, then sub-accounts",
         params: IdParams,
-        querystring: AdminPageQuery,
+        querystring: ClientAccountsQuery,
         response: { 200: pagedEnvelopeSchema(AccountSchema), ...errors },
       },
     },
     async (request) => {
       const client = await clientService.getClient(request.params.id);
-      const { page, limit } = request.query;
-      const { accounts, total } = await accountService.listAllAccounts(client.id, { page, limit });
+      const { page, limit, accountNumber } = request.query;
+      const { accounts, total } = await accountService.listAllAccounts(client.id, {
+        page,
+        limit,
+        accountNumber,
+      });
       const data = accounts.map((account) => accountView(account, institutionCode));
       return paged('Accounts fetched successfully.', data, { page, limit, total });
     },

@@ -169,6 +169,35 @@ describe("admin webhooks: a client's webhook URL, deliveries and replays", () =>
         assert.equal(response.json().data._id, event._id);
         assert.equal(response.json().data.status, 'pending');
       });
+
+      it('sends a pending event now instead of at its next retry, unless a worker holds it', async () => {
+        const { testApp, ibsClientId } = context();
+        const now = testApp.clock.now();
+        const later = new Date(now.getTime() + 3_600_000);
+        const event = await ownEvent();
+        const nextAttempt = async () =>
+          (
+            await testApp.db.query<{ next_attempt_at: Date }>(
+              'SELECT next_attempt_at FROM webhook_events WHERE id = $1',
+              [event._id],
+            )
+          )[0]?.next_attempt_at.getTime();
+        const replay = () =>
+          admin('POST', `/admin/clients/${ibsClientId}/webhooks/deliveries/${event._id}/replay`);
+        // Claimed by a worker that is sending it: the replay leaves it to that worker.
+        await testApp.db.query(
+          'UPDATE webhook_events SET next_attempt_at = $2, locked_until = $2 WHERE id = $1',
+          [event._id, later],
+        );
+        assert.equal((await replay()).statusCode, 200);
+        assert.equal(await nextAttempt(), later.getTime());
+        // Waiting for its next retry: due now.
+        await testApp.db.query('UPDATE webhook_events SET locked_until = NULL WHERE id = $1', [
+          event._id,
+        ]);
+        assert.equal((await replay()).statusCode, 200);
+        assert.equal(await nextAttempt(), now.getTime());
+      });
     });
 
     describe('400 "Unable to locate record": the event must be that client\'s', () => {

@@ -1,3 +1,4 @@
+import type { AdminCall } from '../admin-call.ts';
 import {
   actionButton,
   badge,
@@ -184,25 +185,11 @@ ${field({ label: 'Narration', name: 'narration', value: 'Sandbox credit' })}
   );
 };
 
-async function ownsAccount(
-  admin: import('../admin-call.ts').AdminCall,
-  clientId: string,
-  accountNumber: string,
-): Promise<boolean> {
-  for (let page = 0; page < 50; page += 1) {
-    const accounts = await admin<AccountRecord[]>(
-      'GET',
-      `/admin/clients/${encodeURIComponent(clientId)}/accounts?page=${page}&limit=100`,
-    );
-    if (!accounts.ok) {
-      return false;
-    }
-    if (accounts.data.some((account) => account.accountNumber === accountNumber)) {
-      return true;
-    }
-    if (accounts.pagination === undefined || page + 1 >= accounts.pagination.pages) {
-      return false;
-    }
-  }
-  return false;
+/** Whether the account number is one of the client's (one admin call, filtered by number). */
+async function ownsAccount(admin: AdminCall, clientId: string, accountNumber: string) {
+  const found = await admin<AccountRecord[]>(
+    'GET',
+    `/admin/clients/${encodeURIComponent(clientId)}/accounts?${new URLSearchParams({ accountNumber })}`,
+  );
+  return found.ok && found.data.length === 1;
 }

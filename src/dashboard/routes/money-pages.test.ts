@@ -9,6 +9,7 @@ import { DashboardBrowser } from '../../../test/dashboard-browser.ts';
 import {
   createUssdReference,
   createVirtualAccount,
+  openCheckoutSession,
   SANDBOX_BVN,
   sandboxCredit,
   sendTransfer,
@@ -138,9 +139,24 @@ describe('dashboard: money pages', () => {
     const vas = await browser.get(`${base}/vas?status=successful`);
     assert.equal(vas.statusCode, 200);
     assert.match(vas.body, /08031234567/);
-    const checkout = await browser.get(`${base}/checkout`);
+    assert.match((await browser.get(`${base}/checkout`)).body, /No checkout session yet/);
+    await openCheckoutSession(
+      testApp.app,
+      {
+        oauthClientId: signedIn.client.oauthClientId,
+        accountNumber: signedIn.client.mainAccountNumber,
+      },
+      'ORDER-DASH-1',
+      { remoteAddress: '10.1.2.3' },
+    );
+    const checkout = await browser.get(`${base}/checkout?status=Pending`);
     assert.equal(checkout.statusCode, 200);
-    assert.match(checkout.body, /No checkout session yet/);
+    assert.match(checkout.body, /ORDER-DASH-1/);
+    assert.match(checkout.body, /₦2,500\.00/);
+    assert.doesNotMatch(
+      (await browser.get(`${base}/checkout?status=Completed`)).body,
+      /ORDER-DASH-1/,
+    );
     await verifyIdentity(testApp.app, signedIn.headers, {
       type: 'BVN',
       number: SANDBOX_BVN,

@@ -293,17 +293,17 @@ export async function listClientAccounts(
 /** Every account of the client (operator use): main accounts first, then sub-accounts, each newest first. */
 export async function listAllClientAccounts(
   db: Queryable,
-  filter: { clientId: string; offset: number; limit: number },
+  filter: { clientId: string; accountNumber?: string; offset: number; limit: number },
 ): Promise<{ accounts: Account[]; total: number }> {
+  const where = 'a.client_id = $1 AND ($2::text IS NULL OR a.account_number = $2)';
+  const params = [filter.clientId, filter.accountNumber ?? null];
   const [rows, counts] = await Promise.all([
     db.query<AccountRow>(
-      `${SELECT_ACCOUNT} WHERE a.client_id = $1
-        ORDER BY a.is_sub_account, a.created_at DESC, a.id DESC OFFSET $2 LIMIT $3`,
-      [filter.clientId, filter.offset, filter.limit],
+      `${SELECT_ACCOUNT} WHERE ${where}
+        ORDER BY a.is_sub_account, a.created_at DESC, a.id DESC OFFSET $3 LIMIT $4`,
+      [...params, filter.offset, filter.limit],
     ),
-    db.query<{ total: bigint }>('SELECT count(*) AS total FROM accounts WHERE client_id = $1', [
-      filter.clientId,
-    ]),
+    db.query<{ total: bigint }>(`SELECT count(*) AS total FROM accounts a WHERE ${where}`, params),
   ]);
   return { accounts: rows.map(toAccount), total: Number(counts[0]?.total ?? 0n) };
 }

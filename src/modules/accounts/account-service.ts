@@ -129,9 +129,13 @@ export function createAccountService(deps: AccountServiceDeps) {
   }
 
   /** Operator use: every account of a client (main, then sub-accounts), virtual ones aside. */
-  function listAllAccounts(clientId: string, query: { page: number; limit: number }) {
+  function listAllAccounts(
+    clientId: string,
+    query: { page: number; limit: number; accountNumber?: string | undefined },
+  ) {
     return accountRepository.listAllClientAccounts(deps.db, {
       clientId,
+      ...(query.accountNumber === undefined ? {} : { accountNumber: query.accountNumber }),
       offset: query.page * query.limit,
       limit: query.limit,
     });

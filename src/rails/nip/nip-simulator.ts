@@ -62,23 +62,13 @@ const SUCCESS_SCRIPT: TransferScript = { send: '00', statusQueries: ['00'] };
  * of its magic kobo, so its status queries answer as that kobo's do. '97' is the kobo .97 script:
  * no answer at all (a timeout), then success on status query.
  */
-export const NIP_QUEUEABLE_CODES = [
+export const NIP_QUEUEABLE_CODES: readonly string[] = [
   '00',
-  '05',
-  '07',
-  '51',
-  '61',
-  '96',
-  '97',
-  '01',
-  '09',
-  '94',
-] as const;
+  ...[...NIP_MAGIC_KOBO.keys()].map((kobo) => String(kobo).padStart(2, '0')),
+];
 
-export type NipQueueableCode = (typeof NIP_QUEUEABLE_CODES)[number];
-
-function scriptForCode(code: NipQueueableCode): TransferScript {
-  const script = code === '00' ? SUCCESS_SCRIPT : NIP_MAGIC_KOBO.get(BigInt(Number(code)));
+function scriptForCode(code: string): TransferScript {
+  const script = code === '00' ? SUCCESS_SCRIPT : NIP_MAGIC_KOBO.get(BigInt(code));
   invariant(script !== undefined, `no NIP script for code ${code}`);
   return script;
 }
@@ -96,9 +86,9 @@ export interface NipSimulator extends Rail {
    * this outcome; queued outcomes are used first in, first out, and the magic kobo rule applies
    * again once the queue is empty. In memory: this process's simulator only. Answers the queue.
    */
-  queueOutcome(code: NipQueueableCode): readonly NipQueueableCode[];
+  queueOutcome(code: string): readonly string[];
   /** The outcomes queued for the next outbound transfers, next first. */
-  queuedOutcomes(): readonly NipQueueableCode[];
+  queuedOutcomes(): readonly string[];
 }
 
 export function isNipSimulator(rail: Rail): rail is NipSimulator {
@@ -129,7 +119,7 @@ export function createNipSimulator(options: NipSimulatorOptions): NipSimulator {
   const clock = options.clock ?? systemClock;
   const sessions = options.sessions ?? createMemorySessionStore();
   let inboundHandler: InboundCreditHandler | undefined;
-  const queued: NipQueueableCode[] = [];
+  const queued: string[] = [];
 
   // State changes when the request "arrives"; only the answer is late, as on a slow network.
   async function answer<T>(value: T): Promise<T> {
@@ -150,6 +140,7 @@ export function createNipSimulator(options: NipSimulatorOptions): NipSimulator {
     },
     inspectSession: (sessionId) => sessions.find(sessionId),
     queueOutcome(code) {
+      scriptForCode(code); // refuses a code with no script now, not at the next transfer
       queued.push(code);
       return [...queued];
     },
@@ -186,7 +177,7 @@ function checkedLatency(latencyMs: number): number {
 async function acceptTransfer(
   sessions: SimulatorSessionStore,
   request: FundsTransferRequest,
-  simulator: { institutionCode: string; clock: Clock; queued: NipQueueableCode[] },
+  simulator: { institutionCode: string; clock: Clock; queued: string[] },
 ): Promise<TransferOutcome> {
   const { institutionCode, clock, queued } = simulator;
   // A request NIBSS would refuse is refused whatever is queued, and leaves the queue as it is.
