@@ -28,7 +28,7 @@ const OWNERS: Record<string, readonly string[]> = {
   'src/modules/virtual-accounts': ['virtual_accounts', 'virtual_account_payments'],
   'src/modules/vas': ['vas_services', 'vas_categories', 'vas_products', 'vas_purchases'],
   'src/modules/ussd': ['ussd_references', 'ussd_simulator_references'],
-  'src/modules/checkout': ['checkout_sessions'],
+  'src/modules/checkout': ['checkout_sessions', 'checkout_settings'],
 };
 
 /** Views another folder publishes for everyone to read: the ledger's balances. */

@@ -34,6 +34,7 @@ import { beneficiaryRoutes } from './modules/beneficiaries/index.ts';
 import {
   checkoutPageView,
   checkoutPublicRoutes,
+  checkoutSettingsRoutes,
   verifyCheckoutRoute,
 } from './modules/checkout/index.ts';
 import { identityRoutes } from './modules/identity/index.ts';
@@ -224,6 +225,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       checkoutService: services.checkoutService,
       institutionCode: config.institutionCode,
       clock: deps.clock,
+    });
+    await authenticated.register(checkoutSettingsRoutes, {
+      checkoutService: services.checkoutService,
+      auditLog: services.auditLog,
     });
     await authenticated.register(beneficiaryRoutes, {
       beneficiaryService: services.beneficiaryService,

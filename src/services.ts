@@ -265,6 +265,7 @@ export function createServices(deps: ServiceDeps) {
         ),
     },
     callbackPolicy: destinationPolicy(config),
+    webhookUrlOf: async (clientId) => (await webhookService.getSettings(clientId)).url,
     sandbox: config.ibsEnv === 'sandbox' ? checkoutSandbox(rail, ussdGateway) : undefined,
     lookForPaymentsSeconds: Math.max(
       config.checkout.bankTransferValidForSeconds,

@@ -77,6 +77,14 @@ export const ERROR_CODES = {
     message: 'The identity bureau is not available. Try again later.',
   },
   FORBIDDEN: { httpStatus: 403, message: 'Forbidden resource' },
+  CHECKOUT_ORIGIN_NOT_ALLOWED: {
+    httpStatus: 403,
+    message: 'This page is not on an origin the merchant registered for checkout.',
+  },
+  CHECKOUT_NOT_CONFIGURED: {
+    httpStatus: 403,
+    message: 'The merchant has not registered the origins of its checkout pages.',
+  },
   SANDBOX_ONLY: { httpStatus: 403, message: 'This operation is only available in sandbox.' },
   ROUTE_NOT_FOUND: { httpStatus: 404, message: 'Route not found.' },
   CONFLICT: { httpStatus: 409, message: 'The request conflicts with another request.' },

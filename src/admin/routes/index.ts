@@ -18,6 +18,10 @@ import {
   clientCheckoutSessionsRoute,
 } from './client-checkout-sessions.ts';
 import {
+  type ClientCheckoutSettingsRoutesOptions,
+  clientCheckoutSettingsRoutes,
+} from './client-checkout-settings.ts';
+import {
   type ClientIdentityVerificationsRouteOptions,
   clientIdentityVerificationsRoute,
 } from './client-identity-verifications.ts';
@@ -87,6 +91,7 @@ export type AdminRoutesOptions = {
   ClientVasPurchasesRouteOptions &
   ClientUssdReferencesRouteOptions &
   ClientCheckoutSessionsRouteOptions &
+  ClientCheckoutSettingsRoutesOptions &
   ClientIdentityVerificationsRouteOptions;
 
 /** Operator API under /admin, authenticated by the admin token. */
@@ -115,5 +120,6 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
   await app.register(clientVasPurchasesRoute, options);
   await app.register(clientUssdReferencesRoute, options);
   await app.register(clientCheckoutSessionsRoute, options);
+  await app.register(clientCheckoutSettingsRoutes, options);
   await app.register(clientIdentityVerificationsRoute, options);
 };

@@ -74,7 +74,7 @@ function toSession(row: SessionRow): CheckoutSession {
 
 const SELECT = 'SELECT * FROM checkout_sessions';
 
-/** Stores a new session; false when the client's referenceCode is taken. */
+/** Stores a new session; false when the same config of the referenceCode is stored already. */
 export async function insertSession(db: Queryable, session: CheckoutSession): Promise<boolean> {
   const rows = await db.query(
     `INSERT INTO checkout_sessions (id, client_id, reference_code, request_hash, amount_kobo,
@@ -83,7 +83,7 @@ export async function insertSession(db: Queryable, session: CheckoutSession): Pr
         created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11, $12, $13, $14::jsonb, $15, $16,
              $17, $18, $19)
-     ON CONFLICT (client_id, reference_code) DO NOTHING RETURNING id`,
+     ON CONFLICT (client_id, reference_code, request_hash) DO NOTHING RETURNING id`,
     [
       session.id,
       session.clientId,
@@ -114,16 +114,17 @@ export async function findSession(db: Queryable, id: string): Promise<CheckoutSe
   return rows[0] === undefined ? undefined : toSession(rows[0]);
 }
 
+/** Every session opened for the client's referenceCode (one per distinct config), oldest first. */
 export async function findByReferenceCode(
   db: Queryable,
   clientId: string,
   referenceCode: string,
-): Promise<CheckoutSession | undefined> {
+): Promise<CheckoutSession[]> {
   const rows = await db.query<SessionRow>(
-    `${SELECT} WHERE client_id = $1 AND reference_code = $2`,
+    `${SELECT} WHERE client_id = $1 AND reference_code = $2 ORDER BY created_at, id`,
     [clientId, referenceCode],
   );
-  return rows[0] === undefined ? undefined : toSession(rows[0]);
+  return rows.map(toSession);
 }
 
 /**

@@ -72,3 +72,32 @@ export const CheckoutVerifySchema = Type.Object({
   createdAt: Type.String(),
   updatedAt: Type.String(),
 });
+
+/** The origins and webhook URLs a client registers for its checkout (PUT replaces both lists). */
+export const CheckoutSettingsBody = Type.Object({
+  allowedOrigins: Type.Array(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'An origin: https://shop.example.com',
+    }),
+    {
+      maxItems: 20,
+      description:
+        'Where your checkout pages are served from: the widget opens sessions only from these, ' +
+        'and redirectUrl must be on one of them.',
+    },
+  ),
+  webhookUrls: Type.Optional(
+    Type.Array(Url('A URL a config may name as its webhookUrl.'), {
+      maxItems: 10,
+      description: 'URLs besides your webhook URL that a checkout config may name as webhookUrl.',
+    }),
+  ),
+});
+
+export const CheckoutSettingsSchema = Type.Object({
+  allowedOrigins: Type.Array(Type.String()),
+  webhookUrls: Type.Array(Type.String()),
+  updatedAt: Type.Union([Type.String(), Type.Null()]),
+});

@@ -26,6 +26,13 @@ import {
   type FeeBearer,
   statusAt,
 } from './checkout-session.ts';
+import {
+  type CheckoutSettings,
+  checkDestinations,
+  invalidField,
+  parseOrigin,
+} from './checkout-settings.ts';
+import * as settingsRepository from './checkout-settings-repository.ts';
 import { checkoutVerifyView } from './checkout-view.ts';
 
 /** The published Checkout.js config, less its functions, in kobo. */
@@ -70,6 +77,8 @@ export interface CheckoutServiceDeps {
   /** What each method charges on a payment (the fee, and VAT on it). */
   readonly charges: Readonly<Record<CheckoutChannel, (paidKobo: Kobo) => Charges>>;
   readonly callbackPolicy: DestinationPolicy;
+  /** The client's webhook URL: a config's webhookUrl may always name it. */
+  readonly webhookUrlOf: (clientId: string) => Promise<string | null>;
   readonly sandbox: CheckoutSandbox | undefined;
   /** How long after a session expires its payment may still arrive (the longest method). */
   readonly lookForPaymentsSeconds: number;
@@ -84,76 +93,52 @@ export interface CheckoutServiceDeps {
 export function createCheckoutService(deps: CheckoutServiceDeps) {
   const { db, clock } = deps;
 
+  /**
+   * Opens the session of a widget config, or reopens the one this exact config opened before
+   * (a page reload). `admit` counts a new session against the client's budget: it runs only
+   * for a config that passed every check, so a stranger's invalid configs spend nothing.
+   */
   async function open(
     request: CheckoutRequest,
     origin: string | null,
+    admit: (clientId: string) => Promise<void> = async () => {},
   ): Promise<{ session: CheckoutSession; pageToken: string }> {
-    if (request.environment !== deps.environment) {
-      throw invalid('environment', `must be "${deps.environment}" on this server`);
-    }
-    if (request.currency !== 'NGN') {
-      throw invalid('currency', 'must be "NGN"');
-    }
-    if (RESERVED_REFERENCE_CODES.has(request.referenceCode)) {
-      // /checkout/sessions/... and /checkout/pay/... are the page's: verify could not reach them.
-      throw invalid('referenceCode', 'must not be "sessions", "pay" or "verify"');
-    }
-    const client = await deps.findPublicClient(request.clientId);
-    if (client === undefined) {
-      throw invalid('clientId', 'must be the OAuth client id of an active app');
-    }
-    const requestHash = requestFingerprint({
-      amount: request.amountKobo.toString(),
-      currency: request.currency,
-      feeBearer: request.feeBearer,
-      settlementAccount: request.settlementAccount,
-    });
-    const earlier = await reopen(client.clientId, request.referenceCode, requestHash);
-    if (earlier !== undefined) {
-      return { session: earlier, pageToken: pageToken(earlier.id) };
-    }
+    const client = await checkRequest(request);
     const settlement = await findSettlementAccount(
       db,
       client.clientId,
       request.settlementAccount,
       deps.institutionCode,
     );
-    for (const field of ['redirectUrl', 'customIconUrl'] as const) {
-      const url = request[field];
-      if (url !== undefined && !isWebUrl(url)) {
-        throw invalid(field, 'must be an http(s) URL');
-      }
-    }
-    if (request.webhookUrl !== undefined) {
-      await checkDestination(request.webhookUrl, deps.callbackPolicy);
-    }
-    const now = clock.now();
-    const session: CheckoutSession = {
-      id: newObjectId(clock),
-      clientId: client.clientId,
-      referenceCode: request.referenceCode,
-      requestHash,
-      amountKobo: request.amountKobo,
+    await checkUrls(client.clientId, request, origin);
+    // Every field that steers money, customers or notifications is part of what is reopened:
+    // the same referenceCode with any other config is a session of its own, never this one.
+    const requestHash = requestFingerprint({
+      amount: request.amountKobo.toString(),
+      currency: request.currency,
       feeBearer: request.feeBearer,
+      settlementAccount: request.settlementAccount,
       customer: request.customer,
-      merchantName: (await deps.clientNames.nameOf(db, client.clientId)) ?? 'Merchant',
-      settlementAccountId: settlement.id,
-      settlementAccountNumber: settlement.accountNumber,
       redirectUrl: request.redirectUrl ?? null,
       webhookUrl: request.webhookUrl ?? null,
       customIconUrl: request.customIconUrl ?? null,
       metadata: request.metadata ?? null,
       origin,
-      status: 'Pending',
-      virtualAccountId: null,
-      ussdReference: null,
-      payment: null,
-      expiresAt: new Date(now.getTime() + deps.config.sessionTtlSeconds * 1000),
-      createdAt: now,
-      updatedAt: now,
-    };
+    });
+    const earlier = await reopen(client.clientId, request.referenceCode, requestHash);
+    if (earlier !== undefined) {
+      return { session: earlier, pageToken: pageToken(earlier.id) };
+    }
+    await admit(client.clientId);
+    const session = newSession(request, {
+      clientId: client.clientId,
+      requestHash,
+      settlement,
+      origin,
+      merchantName: (await deps.clientNames.nameOf(db, client.clientId)) ?? 'Merchant',
+    });
     if (!(await repository.insertSession(db, session))) {
-      // The same referenceCode committed first from another request.
+      // The same config committed first from another request (a double click).
       const winner = await reopen(client.clientId, request.referenceCode, requestHash);
       if (winner === undefined) {
         throw new AppError('CONFLICT');
@@ -163,15 +148,130 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     return { session, pageToken: pageToken(session.id) };
   }
 
+  /** The config's own checks, then the active app its public client id names. */
+  async function checkRequest(request: CheckoutRequest) {
+    if (request.environment !== deps.environment) {
+      throw invalidField('environment', `must be "${deps.environment}" on this server`);
+    }
+    if (request.currency !== 'NGN') {
+      throw invalidField('currency', 'must be "NGN"');
+    }
+    if (RESERVED_REFERENCE_CODES.has(request.referenceCode)) {
+      // /checkout/sessions/... and /checkout/pay/... are the page's: verify could not reach them.
+      throw invalidField('referenceCode', 'must not be "sessions", "pay" or "verify"');
+    }
+    const client = await deps.findPublicClient(request.clientId);
+    if (client === undefined) {
+      throw invalidField('clientId', 'must be the OAuth client id of an active app');
+    }
+    return client;
+  }
+
+  /** The page's origin and the config's URLs, against what the client registered. */
+  async function checkUrls(clientId: string, request: CheckoutRequest, origin: string | null) {
+    for (const field of ['redirectUrl', 'customIconUrl'] as const) {
+      const url = request[field];
+      if (url !== undefined && !isWebUrl(url)) {
+        throw invalidField(field, 'must be an http(s) URL');
+      }
+    }
+    if (request.webhookUrl !== undefined) {
+      await checkDestination(request.webhookUrl, deps.callbackPolicy);
+    }
+    checkDestinations(
+      await settingsRepository.findSettings(db, clientId),
+      {
+        origin,
+        redirectUrl: request.redirectUrl,
+        webhookUrl: request.webhookUrl,
+        clientWebhookUrl:
+          request.webhookUrl === undefined ? null : await deps.webhookUrlOf(clientId),
+      },
+      deps.environment,
+    );
+  }
+
+  function newSession(
+    request: CheckoutRequest,
+    made: {
+      clientId: string;
+      requestHash: string;
+      settlement: { id: string; accountNumber: string };
+      origin: string | null;
+      merchantName: string;
+    },
+  ): CheckoutSession {
+    const now = clock.now();
+    return {
+      id: newObjectId(clock),
+      clientId: made.clientId,
+      referenceCode: request.referenceCode,
+      requestHash: made.requestHash,
+      amountKobo: request.amountKobo,
+      feeBearer: request.feeBearer,
+      customer: request.customer,
+      merchantName: made.merchantName,
+      settlementAccountId: made.settlement.id,
+      settlementAccountNumber: made.settlement.accountNumber,
+      redirectUrl: request.redirectUrl ?? null,
+      webhookUrl: request.webhookUrl ?? null,
+      customIconUrl: request.customIconUrl ?? null,
+      metadata: request.metadata ?? null,
+      origin: made.origin,
+      status: 'Pending',
+      virtualAccountId: null,
+      ussdReference: null,
+      payment: null,
+      expiresAt: new Date(now.getTime() + deps.config.sessionTtlSeconds * 1000),
+      createdAt: now,
+      updatedAt: now,
+    };
+  }
+
+  /**
+   * The session this exact config opened, if any. Once any session of the referenceCode is
+   * paid, the order is settled: another config for it is refused.
+   */
   async function reopen(clientId: string, referenceCode: string, requestHash: string) {
-    const earlier = await repository.findByReferenceCode(db, clientId, referenceCode);
-    if (earlier !== undefined && earlier.requestHash !== requestHash) {
+    const sessions = await repository.findByReferenceCode(db, clientId, referenceCode);
+    const same = sessions.find((session) => session.requestHash === requestHash);
+    if (same !== undefined) {
+      return same;
+    }
+    if (sessions.some((session) => session.status === 'Completed')) {
       throw new AppError(
         'DUPLICATE_REFERENCE',
-        'This referenceCode was already used for a different payment (amount, fee bearer or account).',
+        'This referenceCode was already paid, for a different checkout config.',
       );
     }
-    return earlier;
+    return undefined;
+  }
+
+  /** The client's checkout settings (its own API and operators). */
+  function getSettings(owner: Pick<Principal, 'clientId'>): Promise<CheckoutSettings> {
+    return settingsRepository.findSettings(db, owner.clientId);
+  }
+
+  /** Replaces the client's registered origins and checkout webhook URLs. */
+  async function saveSettings(
+    owner: Pick<Principal, 'clientId'>,
+    asked: { allowedOrigins: readonly string[]; webhookUrls: readonly string[] },
+  ): Promise<CheckoutSettings> {
+    const allowedOrigins = [
+      ...new Set(
+        asked.allowedOrigins.map((origin, i) => parseOrigin(origin, `allowedOrigins[${i}]`)),
+      ),
+    ];
+    const webhookUrls = [...new Set(asked.webhookUrls)];
+    for (const url of webhookUrls) {
+      await checkDestination(url, deps.callbackPolicy);
+    }
+    return settingsRepository.saveSettings(db, {
+      clientId: owner.clientId,
+      allowedOrigins,
+      webhookUrls,
+      now: clock.now(),
+    });
   }
 
   /** The token the hosted page shows for its session: an HMAC, so nothing is stored. */
@@ -199,17 +299,26 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     return refresh(session);
   }
 
-  function requireOpen(session: CheckoutSession): void {
+  /** A session takes a payment while Pending and while no other session paid its order. */
+  async function requireOpen(session: CheckoutSession): Promise<void> {
     const status = statusAt(session, clock.now());
     if (status !== 'Pending') {
       throw new AppError('CHECKOUT_CLOSED', `The checkout session is ${status.toLowerCase()}.`);
+    }
+    const siblings = await repository.findByReferenceCode(
+      db,
+      session.clientId,
+      session.referenceCode,
+    );
+    if (siblings.some((other) => other.id !== session.id && other.status === 'Completed')) {
+      throw new AppError('CHECKOUT_CLOSED', 'The order of this checkout session is already paid.');
     }
   }
 
   /** The virtual account the customer pays into: the session's open one, or a new one. */
   async function openBankTransfer(sessionId: string, token: string) {
     const session = await forPage(sessionId, token);
-    requireOpen(session);
+    await requireOpen(session);
     const owner = { clientId: session.clientId };
     if (session.virtualAccountId !== null) {
       const current = await deps.virtualAccounts.get(owner, session.virtualAccountId);
@@ -251,10 +360,10 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
    */
   async function openUssd(sessionId: string, token: string, ussdBankCode: string) {
     const session = await forPage(sessionId, token);
-    requireOpen(session);
+    await requireOpen(session);
     const bank = findUssdBank(ussdBankCode);
     if (bank === undefined) {
-      throw invalid('ussdBankCode', 'must be the ussdBankCode of a bank in the list');
+      throw invalidField('ussdBankCode', 'must be the ussdBankCode of a bank in the list');
     }
     const owner = { clientId: session.clientId };
     if (session.ussdReference !== null) {
@@ -293,13 +402,13 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
       throw new AppError('SANDBOX_ONLY');
     }
     const session = await forPage(sessionId, token);
-    requireOpen(session);
+    await requireOpen(session);
     if (channel === 'BANK_TRANSFER') {
       const { account } = await openBankTransfer(sessionId, token);
       await deps.sandbox.payVirtualAccount(account.accountNumber, account.amountKobo);
     } else {
       if (session.ussdReference === null) {
-        throw invalid('method', 'choose a bank for USSD first');
+        throw invalidField('method', 'choose a bank for USSD first');
       }
       const { reference } = await deps.ussd.get(
         { clientId: session.clientId },
@@ -344,11 +453,29 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
       }
     });
     if (paid.channel === 'USSD' && session.virtualAccountId !== null) {
-      await deps.virtualAccounts
-        .remove({ clientId: session.clientId }, session.virtualAccountId)
-        .catch(ignoreUnknownRecord(undefined));
+      await removeVirtualAccount(session.clientId, session.virtualAccountId);
     }
+    await closeOtherSessions(session);
     return (await repository.findSession(db, session.id)) ?? completed;
+  }
+
+  /**
+   * The order is paid: the other sessions of its referenceCode take no new method (requireOpen)
+   * and their virtual accounts stop taking payments, so the customer cannot pay the order twice.
+   */
+  async function closeOtherSessions(paid: CheckoutSession): Promise<void> {
+    const others = await repository.findByReferenceCode(db, paid.clientId, paid.referenceCode);
+    for (const other of others) {
+      if (other.id !== paid.id && other.status === 'Pending' && other.virtualAccountId !== null) {
+        await removeVirtualAccount(other.clientId, other.virtualAccountId);
+      }
+    }
+  }
+
+  async function removeVirtualAccount(clientId: string, virtualAccountId: string): Promise<void> {
+    await deps.virtualAccounts
+      .remove({ clientId }, virtualAccountId)
+      .catch(ignoreUnknownRecord(undefined));
   }
 
   async function findPayment(
@@ -377,11 +504,14 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     principal: Pick<Principal, 'clientId'>,
     referenceCode: string,
   ): Promise<CheckoutSession> {
-    const session = await repository.findByReferenceCode(db, principal.clientId, referenceCode);
-    if (session === undefined) {
+    const sessions = await repository.findByReferenceCode(db, principal.clientId, referenceCode);
+    if (sessions.length === 0) {
       throw recordNotFound();
     }
-    return refresh(session);
+    // Each open session may have been paid since: bring them all up to date, then answer the
+    // first one paid, else the newest (several exist only when configs differed).
+    const current = await Promise.all(sessions.map((session) => refresh(session)));
+    return pickForVerify(current);
   }
 
   /**
@@ -418,6 +548,8 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
 
   return {
     open,
+    getSettings,
+    saveSettings,
     pageToken,
     forPage,
     openBankTransfer,
@@ -445,13 +577,20 @@ function ignoreUnknownRecord<T>(fallback: T) {
   };
 }
 
-const RESERVED_REFERENCE_CODES = new Set(['sessions', 'pay', 'verify']);
-
-function invalid(field: string, message: string): AppError {
-  return new AppError('VALIDATION_ERROR', `${field} ${message}.`, {
-    details: [{ field, message }],
-  });
+/** The first session paid, else the newest opened. */
+function pickForVerify(sessions: readonly CheckoutSession[]): CheckoutSession {
+  const byTime = (a: CheckoutSession, b: CheckoutSession) =>
+    a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id);
+  const paid = sessions
+    .filter((session) => session.payment !== null)
+    .sort(
+      (a, b) =>
+        (a.payment?.paidAt.getTime() ?? 0) - (b.payment?.paidAt.getTime() ?? 0) || byTime(a, b),
+    );
+  return paid[0] ?? ([...sessions].sort(byTime).at(-1) as CheckoutSession);
 }
+
+const RESERVED_REFERENCE_CODES = new Set(['sessions', 'pay', 'verify']);
 
 function isWebUrl(value: string): boolean {
   try {

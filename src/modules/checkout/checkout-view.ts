@@ -1,5 +1,6 @@
 import { koboToNaira } from '../../shared/money.ts';
 import { type CheckoutSession, statusAt } from './checkout-session.ts';
+import type { CheckoutSettings } from './checkout-settings.ts';
 
 /**
  * The session as `GET /checkout/:referenceCode/verify` answers it, and as the
@@ -86,5 +87,14 @@ export function checkoutPageView(
     /** The merchant page's origin, the one window the page tells the result to. */
     merchantOrigin: session.origin,
     result: session.status === 'Completed' ? checkoutCallbackView(session) : null,
+  };
+}
+
+/** A client's checkout settings on the wire. */
+export function checkoutSettingsView(settings: CheckoutSettings) {
+  return {
+    allowedOrigins: [...settings.allowedOrigins],
+    webhookUrls: [...settings.webhookUrls],
+    updatedAt: settings.updatedAt?.toISOString() ?? null,
   };
 }

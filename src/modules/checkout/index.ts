@@ -5,11 +5,19 @@
  */
 
 export { createCheckoutCompletionWorker } from './checkout-completion-worker.ts';
-export { CheckoutVerifySchema } from './checkout-schemas.ts';
+export {
+  CheckoutSettingsBody,
+  CheckoutSettingsSchema,
+  CheckoutVerifySchema,
+} from './checkout-schemas.ts';
 export {
   type CheckoutSandbox,
   type CheckoutService,
   createCheckoutService,
 } from './checkout-service.ts';
-export { checkoutPageView, checkoutVerifyView } from './checkout-view.ts';
-export { checkoutPublicRoutes, verifyCheckoutRoute } from './routes/index.ts';
+export { checkoutPageView, checkoutSettingsView, checkoutVerifyView } from './checkout-view.ts';
+export {
+  checkoutPublicRoutes,
+  checkoutSettingsRoutes,
+  verifyCheckoutRoute,
+} from './routes/index.ts';

@@ -147,47 +147,88 @@ describe('POST /checkout/sessions', () => {
     });
   });
 
-  describe('the same referenceCode: reopened, or refused when it stands for another payment', () => {
+  /** The sandbox customer pays the session of this pageUrl by bank transfer. */
+  const pay = async (pageUrl: string) => {
+    const [, id, token] = /^\/checkout\/pay\/([0-9a-f]{24})#(.+)$/.exec(pageUrl) ?? [];
+    const response = await context().testApp.app.inject({
+      method: 'POST',
+      url: `/checkout/sessions/${id}/simulate`,
+      headers: { 'x-checkout-token': token ?? '' },
+      payload: { method: 'BANK_TRANSFER' },
+    });
+    assert.equal(response.statusCode, 200, response.body);
+    assert.equal(response.json().data.status, 'Completed');
+  };
+
+  describe('the same referenceCode: the same config reopens its session, another opens its own', () => {
     it('reopens the same session, with the same token, for the same config', async () => {
-      const body = config();
-      const first = await open(body);
+      const body = config({ metadata: { orderId: 1, basket: ['tea'] } });
+      const first = await open(body, { origin: 'https://shop.example' });
       const before = await countSessions();
-      // The same payment with other details (key order, customer, URLs) is the same session.
+      // The same config in another key order and amount spelling is the same session.
       const { amount, currency, ...rest } = body;
-      const again = await open({
-        amount,
-        ...rest,
-        currency,
-        customer: { ...body.customer, firstName: 'Adaeze' },
-        redirectUrl: 'https://shop.example/elsewhere',
+      const again = await open({ currency, ...rest, amount: `${amount}.00` }, {
+        origin: 'https://shop.example',
       });
       assert.equal(again.statusCode, 200, again.body);
       assert.equal(again.json().data.sessionId, first.json().data.sessionId);
       assert.equal(again.json().data.pageUrl, first.json().data.pageUrl);
       assert.equal(await countSessions(), before);
-      assert.equal((await verify(body.referenceCode)).customer.firstName, 'Ada');
     });
 
-    it('reopens it with the amount written another way ("2500.00" for 2500)', async () => {
+    it('never hands one caller the session another config opened: customer, URLs, metadata, origin or amount', async () => {
+      const body = config({ redirectUrl: 'https://shop.example/thanks', metadata: { orderId: 1 } });
+      const first = await open(body, { origin: 'https://shop.example' });
+      const changes: [Record<string, unknown>, Record<string, string>][] = [
+        [{ customer: { ...body.customer, firstName: 'Adaeze' } }, { origin: 'https://shop.example' }],
+        [{ redirectUrl: 'https://elsewhere.example/thanks' }, { origin: 'https://shop.example' }],
+        [{ webhookUrl: 'https://elsewhere.example/hook' }, { origin: 'https://shop.example' }],
+        [{ metadata: { orderId: 2 } }, { origin: 'https://shop.example' }],
+        [{}, { origin: 'https://elsewhere.example' }],
+        [{ amount: 2500.01 }, { origin: 'https://shop.example' }],
+        [{ feeBearer: 'customer' }, { origin: 'https://shop.example' }],
+      ];
+      const ids = new Set([first.json().data.sessionId]);
+      for (const [change, headers] of changes) {
+        const response = await open({ ...body, ...change }, headers);
+        assert.equal(response.statusCode, 200, `${JSON.stringify(change)}: ${response.body}`);
+        ids.add(response.json().data.sessionId);
+      }
+      assert.equal(ids.size, changes.length + 1, 'each config is a session of its own');
+      const page = await pageOf(first.json().data.pageUrl);
+      assert.equal(page.redirectUrl, 'https://shop.example/thanks');
+      assert.equal(page.merchantOrigin, 'https://shop.example');
+    });
+
+    it('once one session of the reference is paid: another config gets 409, the others close', async () => {
       const body = config();
       const first = await open(body);
-      const again = await open({ ...body, amount: '2500.00' });
-      assert.equal(again.json().data.sessionId, first.json().data.sessionId);
-    });
-
-    it('409 DUPLICATE_REFERENCE for another amount or fee bearer, storing nothing', async () => {
-      const body = config();
-      assert.equal((await open(body)).statusCode, 200);
+      const second = await open({ ...body, amount: 99 });
+      await pay(first.json().data.pageUrl);
       const before = await countSessions();
-      for (const change of [{ amount: 2500.01 }, { amount: '250' }, { feeBearer: 'customer' }]) {
-        const response = await open({ ...body, ...change });
-        assert.equal(response.statusCode, 409, `${JSON.stringify(change)}: ${response.body}`);
-        assert.equal(response.json().statusCode, 409);
-        assert.equal(response.json().code, 'DUPLICATE_REFERENCE');
-        assert.match(response.json().message, /referenceCode/);
-      }
+      const refused = await open({ ...body, amount: 42 });
+      assert.equal(refused.statusCode, 409, refused.body);
+      assert.equal(refused.json().code, 'DUPLICATE_REFERENCE');
+      assert.match(refused.json().message, /referenceCode/);
       assert.equal(await countSessions(), before);
-      assert.equal((await verify(body.referenceCode)).amount, 2500);
+      // The paid config still reopens its (completed) session.
+      const again = await open(body);
+      assert.equal(again.json().data.sessionId, first.json().data.sessionId);
+      assert.equal(again.json().data.status, 'Completed');
+      // The unpaid sibling takes no method any more: the order is paid.
+      const [, id, token] = /^\/checkout\/pay\/([0-9a-f]{24})#(.+)$/.exec(
+        second.json().data.pageUrl,
+      ) ?? [];
+      const method = await context().testApp.app.inject({
+        method: 'POST',
+        url: `/checkout/sessions/${id}/bank-transfer`,
+        headers: { 'x-checkout-token': token ?? '' },
+      });
+      assert.equal(method.statusCode, 400, method.body);
+      assert.equal(method.json().code, 'CHECKOUT_CLOSED');
+      const verified = await verify(body.referenceCode);
+      assert.equal(verified.status, 'Completed');
+      assert.equal(verified.amount, 2500);
     });
 
     it("is each client's own: another client can use the same referenceCode", async () => {

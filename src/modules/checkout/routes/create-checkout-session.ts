@@ -38,6 +38,7 @@ export const createCheckoutSessionRoute: FastifyPluginAsyncTypebox<
             }),
           ),
           400: ErrorSchema,
+          403: ErrorSchema,
           409: ErrorSchema,
           429: ErrorSchema,
         },
@@ -62,6 +63,7 @@ export const createCheckoutSessionRoute: FastifyPluginAsyncTypebox<
           metadata: body.metadata,
         },
         typeof origin === 'string' && origin !== 'null' ? origin : null,
+        (clientId) => checkoutLimits.newSessionOf(request, clientId),
       );
       return ok('Checkout session opened successfully.', {
         sessionId: session.id,

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { CheckoutConfig } from '../../../config/checkout-config.ts';
 import { asPreHandler, type LimitFactory } from '../../../http/plugins/rate-limits.ts';
+import type { CheckoutLimits } from '../checkout-limits.ts';
 import { checkoutAssetRoutes } from './checkout-assets.ts';
 import {
   type CreateCheckoutSessionRouteOptions,
@@ -19,6 +20,10 @@ import {
   simulateCheckoutPaymentRoute,
 } from './simulate-checkout-payment.ts';
 
+export {
+  type CheckoutSettingsRoutesOptions,
+  checkoutSettingsRoutes,
+} from './checkout-settings.ts';
 export { type VerifyCheckoutRouteOptions, verifyCheckoutRoute } from './verify-checkout.ts';
 
 export type CheckoutPublicRoutesOptions = Omit<
@@ -32,7 +37,7 @@ export type CheckoutPublicRoutesOptions = Omit<
 
 /**
  * Checkout's public side: no access token (a merchant's page has only its public client id),
- * so every route is rate-limited per IP address, and opening sessions per client as well. The
+ * so every route is rate-limited per IP address, and new sessions per client as well. The
  * widget calls POST /checkout/sessions from the merchant's origin (CORS); the hosted page calls
  * the rest from ours, with its session's token.
  */
@@ -47,18 +52,20 @@ export const checkoutPublicRoutes: FastifyPluginAsyncTypebox<CheckoutPublicRoute
     key: (request: FastifyRequest) => string,
   ): preHandlerAsyncHookHandler => asPreHandler(options.limit({ name, max, key }));
   const perIp = (request: FastifyRequest) => request.ip;
-  const perClient = (request: FastifyRequest) => {
-    const body = request.body;
-    return typeof body === 'object' && body !== null && 'clientId' in body
-      ? String(body.clientId)
-      : request.ip;
-  };
+  // The client a valid config resolved to (set just before its new session is counted).
+  const resolvedClient = new WeakMap<FastifyRequest, string>();
+  const perClient = options.limit({
+    name: 'checkout-sessions-client',
+    max: options.checkoutConfig.sessionsPerMinutePerClient,
+    key: (request) => resolvedClient.get(request) ?? request.ip,
+  });
   const { checkoutConfig } = options;
-  const checkoutLimits = {
-    sessions: [
-      perMinute('checkout-sessions', checkoutConfig.sessionsPerMinutePerIp, perIp),
-      perMinute('checkout-sessions-client', checkoutConfig.sessionsPerMinutePerClient, perClient),
-    ],
+  const checkoutLimits: CheckoutLimits = {
+    sessions: [perMinute('checkout-sessions', checkoutConfig.sessionsPerMinutePerIp, perIp)],
+    newSessionOf: async (request, clientId) => {
+      resolvedClient.set(request, clientId);
+      await perClient(request);
+    },
     page: [perMinute('checkout-page', checkoutConfig.pageCallsPerMinutePerIp, perIp)],
   };
   await app.register(checkoutAssetRoutes);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
   accountBalance,
+  adminHeaders,
   type CheckoutPageSession,
   checkoutPageCall,
   createClient,
@@ -284,18 +285,36 @@ describe('POST /checkout/sessions/:id/simulate in production', () => {
       INSTITUTION_CODE: '999240',
     });
     const client = await createClient(testApp.app, 'Acme Ltd', 0);
+    const payload = {
+      environment: 'production',
+      clientId: client.oauthClientId,
+      referenceCode: 'PROD-1',
+      customer: { firstName: 'Ada', lastName: 'Obi', emailAddress: 'ada.obi@example.com' },
+      currency: 'NGN',
+      amount: 2500,
+      settlementAccount: { bankCode: '999240', accountNumber: client.mainAccountNumber },
+    };
+    // Production opens no checkout for a client that registered no origin.
+    const unregistered = await testApp.app.inject({
+      method: 'POST',
+      url: '/checkout/sessions',
+      headers: { origin: 'https://shop.example' },
+      payload,
+    });
+    assert.equal(unregistered.statusCode, 403, unregistered.body);
+    assert.equal(unregistered.json().code, 'CHECKOUT_NOT_CONFIGURED');
+    const registered = await testApp.app.inject({
+      method: 'PUT',
+      url: `/admin/clients/${client.ibsClientId}/checkout-settings`,
+      headers: adminHeaders,
+      payload: { allowedOrigins: ['https://shop.example'] },
+    });
+    assert.equal(registered.statusCode, 200, registered.body);
     const response = await testApp.app.inject({
       method: 'POST',
       url: '/checkout/sessions',
-      payload: {
-        environment: 'production',
-        clientId: client.oauthClientId,
-        referenceCode: 'PROD-1',
-        customer: { firstName: 'Ada', lastName: 'Obi', emailAddress: 'ada.obi@example.com' },
-        currency: 'NGN',
-        amount: 2500,
-        settlementAccount: { bankCode: '999240', accountNumber: client.mainAccountNumber },
-      },
+      headers: { origin: 'https://shop.example' },
+      payload,
     });
     assert.equal(response.statusCode, 200, response.body);
     const { sessionId, pageUrl } = response.json().data;
