@@ -11,7 +11,7 @@ const ACCESS_ACTIONS: Readonly<Record<string, string>> = {
 };
 
 /**
- * What an operator does to a client's apps, keys, access and webhook settings; each is one admin
+ * What an operator does to a client's apps, keys, access, webhook and checkout settings; each is one admin
  * API call, then back to the client page with the answer.
  */
 export const clientActionRoutes: DashboardPage = async (app, { tools }) => {
@@ -101,6 +101,21 @@ export const clientActionRoutes: DashboardPage = async (app, { tools }) => {
     },
   );
 
+  app.post<{ Params: Params }>(
+    clientRoute('/checkout-settings'),
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const { admin, redirect } = tools(request, reply);
+      const { id } = request.params;
+      const form = formFields(request.body);
+      const answer = await admin('PUT', `${adminBase(id)}/checkout-settings`, {
+        allowedOrigins: linesOf(form.allowedOrigins),
+        webhookUrls: linesOf(form.webhookUrls),
+      });
+      return redirect(clientPath(id), noticeOf(answer, 'Checkout origins saved.'));
+    },
+  );
+
   // The secret is shown on this answer page only: never in a redirect, a cookie or a later page.
   app.post<{ Params: Params }>(
     clientRoute('/webhook'),
@@ -133,3 +148,11 @@ export const clientActionRoutes: DashboardPage = async (app, { tools }) => {
     },
   );
 };
+
+/** A textarea's non-empty lines, trimmed. */
+function linesOf(text: string | undefined): string[] {
+  return (text ?? '')
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+}

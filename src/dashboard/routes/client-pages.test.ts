@@ -98,6 +98,38 @@ describe('dashboard: client pages', () => {
     }
   });
 
+  it('registers checkout origins from the client page; a bad origin comes back as a notice', async () => {
+    const saved = await browser.post(`${base}/checkout-settings`, {
+      allowedOrigins: 'https://shop.example\r\n\r\n  http://localhost:3000 ',
+      webhookUrls: 'https://api.shop.example/hook',
+    });
+    assert.equal(saved.statusCode, 303);
+    const page = await browser.get(String(saved.headers.location));
+    assert.match(page.body, /Checkout origins saved\./);
+    assert.match(
+      page.body,
+      /Checkout sessions open only from https:\/\/shop\.example, http:\/\/localhost:3000\./,
+    );
+    const read = await testApp.app.inject({
+      url: '/checkout/settings',
+      headers: signedIn.headers,
+    });
+    assert.deepEqual(read.json().data.allowedOrigins, [
+      'https://shop.example',
+      'http://localhost:3000',
+    ]);
+    assert.deepEqual(read.json().data.webhookUrls, ['https://api.shop.example/hook']);
+    const refused = await browser.post(`${base}/checkout-settings`, {
+      allowedOrigins: 'https://shop.example/checkout',
+    });
+    assert.match((await browser.get(String(refused.headers.location))).body, /notice-error/);
+    assert.ok(
+      (await auditActions()).some(
+        (event) => event.action === 'admin.put /admin/clients/:id/checkout-settings',
+      ),
+    );
+  });
+
   it('disables and enables the client; an unknown access action finds no page', async () => {
     await browser.get(base);
     await browser.post(`${base}/access/disable`);

@@ -22,13 +22,19 @@ interface AppRecord {
   keys: { _id: string; algorithm: string; createdAt: string; revokedAt: string | null }[];
 }
 
+interface CheckoutSettingsRecord {
+  allowedOrigins: string[];
+  webhookUrls: string[];
+  updatedAt: string | null;
+}
+
 interface AccessRecord {
   status: string;
   disabledAt: string | null;
   tokensRevokedAt: string | null;
 }
 
-/** A client: its details, access, OAuth apps and keys, and webhook URL. */
+/** A client: its details, access, OAuth apps and keys, webhook URL and checkout origins. */
 export const clientRoutes: DashboardPage = async (app, { tools }) => {
   app.get<{ Params: { id: string } }>(
     clientRoute(''),
@@ -40,10 +46,14 @@ export const clientRoutes: DashboardPage = async (app, { tools }) => {
       if (!client.ok) {
         return failed(client, 'Client');
       }
-      const [apps, access, webhook] = await Promise.all([
+      const [apps, access, webhook, checkout] = await Promise.all([
         admin<AppRecord[]>('GET', `/admin/clients/${encodeURIComponent(id)}/apps`),
         admin<AccessRecord>('GET', `/admin/clients/${encodeURIComponent(id)}/access`),
         admin<{ url: string | null }>('GET', `/admin/clients/${encodeURIComponent(id)}/webhook`),
+        admin<CheckoutSettingsRecord>(
+          'GET',
+          `/admin/clients/${encodeURIComponent(id)}/checkout-settings`,
+        ),
       ]);
       const main = client.data.mainAccount;
       const base = clientPath(id);
@@ -81,7 +91,8 @@ ${field({ label: 'Webhook URL', name: 'url', type: 'url', value: webhook.ok ? (w
 <div class="field checkbox"><input id="rotate-secret" name="rotateSecret" type="checkbox" value="true"><label for="rotate-secret">Rotate the signing secret (the old one keeps signing for the grace period)</label></div>
 <div class="actions"><button type="submit" class="button primary">Save webhook settings</button></div>
 </form>
-</section>`,
+</section>
+${checkoutSettingsSection(checkout.ok ? checkout.data : undefined, base, csrf)}`,
       );
     },
   );
@@ -129,6 +140,27 @@ function appsTable(apps: readonly AppRecord[], base: string, csrf: string): Html
 }
 
 /** A PEM text area with a file picker that fills it (the script reads the file in the browser). */
+/** Where the client's checkout may be opened from and report to (one value per line). */
+function checkoutSettingsSection(
+  settings: CheckoutSettingsRecord | undefined,
+  base: string,
+  csrf: string,
+): Html {
+  const lines = (values: readonly string[] | undefined) => (values ?? []).join('\n');
+  return html`<section aria-labelledby="checkout-settings" class="card">
+<h2 id="checkout-settings">Checkout origins</h2>
+<p>${settings === undefined ? 'Not available.' : settings.allowedOrigins.length === 0 ? 'None registered: in production this client cannot open checkout sessions.' : `Checkout sessions open only from ${settings.allowedOrigins.join(', ')}.`}</p>
+<form method="post" action="${base}/checkout-settings" class="grid">
+${csrfField(csrf)}
+<div class="field wide"><label for="allowed-origins">Allowed origins (one per line, such as https://shop.example.com)</label>
+<textarea id="allowed-origins" name="allowedOrigins" rows="3" spellcheck="false">${lines(settings?.allowedOrigins)}</textarea></div>
+<div class="field wide"><label for="checkout-webhook-urls">Checkout webhook URLs a config may name, besides the webhook URL (one per line)</label>
+<textarea id="checkout-webhook-urls" name="webhookUrls" rows="2" spellcheck="false">${lines(settings?.webhookUrls)}</textarea></div>
+<div class="actions"><button type="submit" class="button primary">Save checkout origins</button></div>
+</form>
+</section>`;
+}
+
 function pemField(id: string, name: string): Html {
   return html`<div class="field wide">
 <label for="${id}">Public key (PEM: SPKI public key or X.509 certificate; RSA ≥ 2048 bits or P-256)</label>

@@ -14,9 +14,6 @@ export interface CheckoutSettings {
   readonly updatedAt: Date | null;
 }
 
-export const MAX_ALLOWED_ORIGINS = 20;
-export const MAX_CHECKOUT_WEBHOOK_URLS = 10;
-
 /** What one session's config asks for, checked against the settings. */
 export interface CheckoutDestinations {
   readonly origin: string | null;

@@ -167,9 +167,12 @@ describe('POST /checkout/sessions', () => {
       const before = await countSessions();
       // The same config in another key order and amount spelling is the same session.
       const { amount, currency, ...rest } = body;
-      const again = await open({ currency, ...rest, amount: `${amount}.00` }, {
-        origin: 'https://shop.example',
-      });
+      const again = await open(
+        { currency, ...rest, amount: `${amount}.00` },
+        {
+          origin: 'https://shop.example',
+        },
+      );
       assert.equal(again.statusCode, 200, again.body);
       assert.equal(again.json().data.sessionId, first.json().data.sessionId);
       assert.equal(again.json().data.pageUrl, first.json().data.pageUrl);
@@ -180,7 +183,10 @@ describe('POST /checkout/sessions', () => {
       const body = config({ redirectUrl: 'https://shop.example/thanks', metadata: { orderId: 1 } });
       const first = await open(body, { origin: 'https://shop.example' });
       const changes: [Record<string, unknown>, Record<string, string>][] = [
-        [{ customer: { ...body.customer, firstName: 'Adaeze' } }, { origin: 'https://shop.example' }],
+        [
+          { customer: { ...body.customer, firstName: 'Adaeze' } },
+          { origin: 'https://shop.example' },
+        ],
         [{ redirectUrl: 'https://elsewhere.example/thanks' }, { origin: 'https://shop.example' }],
         [{ webhookUrl: 'https://elsewhere.example/hook' }, { origin: 'https://shop.example' }],
         [{ metadata: { orderId: 2 } }, { origin: 'https://shop.example' }],
@@ -216,9 +222,8 @@ describe('POST /checkout/sessions', () => {
       assert.equal(again.json().data.sessionId, first.json().data.sessionId);
       assert.equal(again.json().data.status, 'Completed');
       // The unpaid sibling takes no method any more: the order is paid.
-      const [, id, token] = /^\/checkout\/pay\/([0-9a-f]{24})#(.+)$/.exec(
-        second.json().data.pageUrl,
-      ) ?? [];
+      const [, id, token] =
+        /^\/checkout\/pay\/([0-9a-f]{24})#(.+)$/.exec(second.json().data.pageUrl) ?? [];
       const method = await context().testApp.app.inject({
         method: 'POST',
         url: `/checkout/sessions/${id}/bank-transfer`,
