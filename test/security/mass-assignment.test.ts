@@ -680,6 +680,18 @@ const MASS_ROWS: readonly MassRow[] = [
     read: (c) => dataOf(api(c, 'GET', '/webhooks/settings')),
   },
   {
+    method: 'PUT',
+    path: '/checkout/settings',
+    kind: 'update',
+    send: (c, extras) =>
+      api(c, 'PUT', '/checkout/settings', {
+        allowedOrigins: ['https://merchant.example.com'],
+        ...extras,
+      }),
+    read: (c) => dataOf(api(c, 'GET', '/checkout/settings')),
+    volatile: ['updatedAt'],
+  },
+  {
     method: 'POST',
     path: '/webhooks/deliveries/replay',
     kind: 'update',
