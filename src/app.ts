@@ -119,6 +119,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       }),
   });
   const perIp = (request: FastifyRequest) => request.ip;
+  // Wrong admin tokens, at the admin API or the dashboard's sign-in: one allowance per address,
+  // and an address that spends it is locked out of both until the window ends.
+  const adminFailures = limit.lockout({
+    name: 'admin-failures',
+    max: limits.adminFailuresPerMinutePerIp,
+    key: perIp,
+  });
   const perClient = (request: FastifyRequest) => request.principal.clientId;
   const apiLimit = limit({ name: 'api', max: limits.apiPerMinutePerClient, key: perClient });
   // Name enquiry reveals customers' names: it has a limit of its own (docs/operations.md).
@@ -240,11 +247,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     adminAllowList: config.exposure.adminAllowList,
     adminLimits: {
       everyRequest: limit({ name: 'admin', max: limits.adminPerMinutePerIp, key: perIp }),
-      failures: limit({
-        name: 'admin-failures',
-        max: limits.adminFailuresPerMinutePerIp,
-        key: perIp,
-      }),
+      failures: adminFailures,
     },
     clientService: services.clientService,
     dashboardLoginLinks: config.exposure.dashboardEnabled
@@ -282,11 +285,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       auditLog: services.auditLog,
       allowList: config.exposure.adminAllowList,
       clock: deps.clock,
-      signInFailures: limit({
-        name: 'dashboard-sign-in-failures',
-        max: limits.adminFailuresPerMinutePerIp,
-        key: perIp,
-      }),
+      signInFailures: adminFailures,
     });
   }
   return app;

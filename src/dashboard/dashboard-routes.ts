@@ -5,7 +5,7 @@ import csrf from '@fastify/csrf-protection';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AuditLog } from '../audit/index.ts';
 import { allowed } from '../http/plugins/admin-auth.ts';
-import type { Limiter } from '../http/plugins/rate-limits.ts';
+import type { Lockout } from '../http/plugins/rate-limits.ts';
 import type { Clock } from '../shared/clock.ts';
 import { errorPage } from './error-page.ts';
 import type { LoginLinks } from './login-links.ts';
@@ -42,8 +42,8 @@ export interface DashboardOptions {
   /** ADMIN_ALLOWED_IPS: other addresses find no dashboard (404), as they find no admin API. */
   readonly allowList?: BlockList | undefined;
   readonly clock: Clock;
-  /** Wrong admin tokens at sign-in, per IP: the admin API's own failure limit. */
-  readonly signInFailures?: Limiter | undefined;
+  /** Wrong admin tokens at sign-in, per IP: the admin API's own lockout, one allowance for both. */
+  readonly signInFailures?: Lockout | undefined;
 }
 
 const OPEN_PATHS = new Set([

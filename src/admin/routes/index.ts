@@ -2,7 +2,7 @@ import type { BlockList } from 'node:net';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AuditLog } from '../../audit/index.ts';
 import { requireAdminToken } from '../../http/plugins/admin-auth.ts';
-import type { Limiter } from '../../http/plugins/rate-limits.ts';
+import type { Limiter, Lockout } from '../../http/plugins/rate-limits.ts';
 import { recordOperatorActions } from '../operator-audit.ts';
 import { type AccountFreezeRoutesOptions, accountFreezeRoutes } from './account-freezes.ts';
 import { type AppRoutesOptions, appRoutes } from './apps.ts';
@@ -60,8 +60,8 @@ import { type AdminWebhookRoutesOptions, adminWebhookRoutes } from './webhooks.t
 
 export type AdminRoutesOptions = {
   readonly adminToken: string;
-  /** Per IP address: every operator request, and those with a wrong token. */
-  readonly adminLimits?: { readonly everyRequest: Limiter; readonly failures: Limiter };
+  /** Per IP address: every operator request, and the wrong tokens that lock an address out. */
+  readonly adminLimits?: { readonly everyRequest: Limiter; readonly failures: Lockout };
   /** Only these addresses reach the admin API (ADMIN_ALLOWED_IPS); undefined: any. */
   readonly adminAllowList?: BlockList | undefined;
   /** Every operator action and every refused admin call is recorded here. */
