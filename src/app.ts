@@ -253,6 +253,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     dashboardLoginLinks: config.exposure.dashboardEnabled
       ? services.dashboardLoginLinks
       : undefined,
+    dashboardSessions: config.exposure.dashboardEnabled ? services.dashboardSessions : undefined,
     publicBaseUrl: config.publicBaseUrl,
     accountService: services.accountService,
     transferService: services.transferService,
@@ -284,7 +285,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       loginLinks: services.dashboardLoginLinks,
       auditLog: services.auditLog,
       allowList: config.exposure.adminAllowList,
-      clock: deps.clock,
+      sessionStore: services.dashboardSessions,
       signInFailures: adminFailures,
     });
   }

@@ -43,6 +43,7 @@ import {
   type DashboardLoginLinkRouteOptions,
   dashboardLoginLinkRoute,
 } from './dashboard-login-links.ts';
+import { type DashboardSessionRouteOptions, dashboardSessionRoute } from './dashboard-sessions.ts';
 import { type LedgerOverviewRouteOptions, ledgerOverviewRoute } from './ledger-overview.ts';
 import { type ListClientsRouteOptions, listClientsRoute } from './list-clients.ts';
 import { type SandboxCreditRouteOptions, sandboxCreditRoute } from './sandbox-credits.ts';
@@ -68,6 +69,7 @@ export type AdminRoutesOptions = {
   readonly auditLog: AuditLog;
 } & ClientRoutesOptions &
   DashboardLoginLinkRouteOptions &
+  DashboardSessionRouteOptions &
   ListClientsRouteOptions &
   ClientAccountsRouteOptions &
   ClientAccountStatementRouteOptions &
@@ -95,6 +97,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
   requireAdminToken(app, options.adminToken, options.adminLimits, options.adminAllowList);
   await app.register(clientRoutes, options);
   await app.register(dashboardLoginLinkRoute, options);
+  await app.register(dashboardSessionRoute, options);
   await app.register(listClientsRoute, options);
   await app.register(clientAccountsRoute, options);
   await app.register(clientAccountStatementRoute, options);

@@ -62,7 +62,7 @@ export const loginRoutes: FastifyPluginAsync<LoginRoutesOptions> = async (app, o
         return showSignIn(reply, 401, 'That is not the admin token.');
       }
       await audit(request, `operator:${operator}`, 'dashboard.sign-in', 200);
-      options.sessions.open(reply, operator);
+      await options.sessions.open(reply, operator);
       return reply.redirect(DASHBOARD_PATH, 303);
     },
   );
@@ -82,14 +82,14 @@ export const loginRoutes: FastifyPluginAsync<LoginRoutesOptions> = async (app, o
         );
       }
       await audit(request, `operator:${LOCAL_OPERATOR}`, 'dashboard.sign-in-link', 200);
-      options.sessions.open(reply, LOCAL_OPERATOR);
+      await options.sessions.open(reply, LOCAL_OPERATOR);
       return reply.redirect(DASHBOARD_PATH, 303);
     },
   );
 
   app.post(`${DASHBOARD_PATH}/logout`, { schema: { hide: true } }, async (request, reply) => {
     await audit(request, `operator:${request.dashboardOperator}`, 'dashboard.sign-out', 200);
-    options.sessions.close(reply);
+    await options.sessions.close(request, reply);
     return reply.redirect(`${DASHBOARD_PATH}/login`, 303);
   });
 };
