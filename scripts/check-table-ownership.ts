@@ -15,6 +15,7 @@ const OWNERS: Record<string, readonly string[]> = {
     'used_assertion_ids',
     'refresh_tokens',
     'client_access',
+    'dashboard_sessions',
   ],
   'src/audit': ['audit_events'],
   'src/idempotency': ['idempotency_requests'],

@@ -120,6 +120,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       }),
   });
   const perIp = (request: FastifyRequest) => request.ip;
+  // Wrong admin tokens, at the admin API or the dashboard's sign-in: one allowance per address,
+  // and an address that spends it is locked out of both until the window ends.
+  const adminFailures = limit.lockout({
+    name: 'admin-failures',
+    max: limits.adminFailuresPerMinutePerIp,
+    key: perIp,
+  });
   const perClient = (request: FastifyRequest) => request.principal.clientId;
   const apiLimit = limit({ name: 'api', max: limits.apiPerMinutePerClient, key: perClient });
   // Name enquiry reveals customers' names: it has a limit of its own (docs/operations.md).
@@ -245,16 +252,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     adminAllowList: config.exposure.adminAllowList,
     adminLimits: {
       everyRequest: limit({ name: 'admin', max: limits.adminPerMinutePerIp, key: perIp }),
-      failures: limit({
-        name: 'admin-failures',
-        max: limits.adminFailuresPerMinutePerIp,
-        key: perIp,
-      }),
+      failures: adminFailures,
     },
     clientService: services.clientService,
     dashboardLoginLinks: config.exposure.dashboardEnabled
       ? services.dashboardLoginLinks
       : undefined,
+    dashboardSessions: config.exposure.dashboardEnabled ? services.dashboardSessions : undefined,
     publicBaseUrl: config.publicBaseUrl,
     accountService: services.accountService,
     transferService: services.transferService,
@@ -286,12 +290,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       loginLinks: services.dashboardLoginLinks,
       auditLog: services.auditLog,
       allowList: config.exposure.adminAllowList,
-      clock: deps.clock,
-      signInFailures: limit({
-        name: 'dashboard-sign-in-failures',
-        max: limits.adminFailuresPerMinutePerIp,
-        key: perIp,
-      }),
+      sessionStore: services.dashboardSessions,
+      signInFailures: adminFailures,
     });
   }
   return app;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { DashboardBrowser } from '../test/dashboard-browser.ts';
 import { nameEnquiry, sandboxCredit, sendTransfer, signedInClient } from '../test/factories.ts';
 import { buildTestApp, type TestApp } from '../test/harness.ts';
 import { createRetentionWorker } from './retention-worker.ts';
@@ -23,6 +24,7 @@ describe('the retention worker', () => {
     idempotencyKeys: await count('idempotency_requests'),
     webhookEvents: await count('webhook_events'),
     transfers: await count('transfers'),
+    dashboardSessions: await count('dashboard_sessions'),
   });
   const worker = (batchSize = 1000) =>
     createRetentionWorker({
@@ -37,8 +39,12 @@ describe('the retention worker', () => {
         pollIntervalMs: 1000,
       },
     });
-  /** Everything the old day leaves: a refresh token, an enquiry, a keyed transfer, events. */
+  /**
+   * Everything the old day leaves: a refresh token, an enquiry, a keyed transfer, events, a
+   * dashboard session (it expires DASHBOARD_SESSION_TTL_SECONDS, 12 hours, after sign-in).
+   */
   const makeADay = async () => {
+    await new DashboardBrowser(testApp.app).signIn('night-shift');
     client = await signedInClient(testApp, `Client ${testApp.clock.now().getTime()}`, 0);
     await sandboxCredit(testApp.app, client.client.mainAccountNumber, 5000);
     const sent = await sendTransfer(
@@ -64,11 +70,13 @@ describe('the retention worker', () => {
 
   it('deletes each kind once it is past its window, in bounded batches, and never a transfer', async () => {
     const start = await counts();
+    assert.equal(start.dashboardSessions, 1);
     // A day and a half: enquiries (30 minutes) are over a day expired, nothing else is.
     testApp.clock.advanceSeconds(1.5 * DAY);
     assert.ok((await worker().runOnce()) > 0);
     let now = await counts();
     assert.equal(now.nameEnquiries, 0);
+    assert.equal(now.dashboardSessions, start.dashboardSessions, 'expired only half a day ago');
     assert.equal(now.refreshTokens, start.refreshTokens);
     assert.equal(now.idempotencyKeys, start.idempotencyKeys);
     // Refresh tokens live two days here: a day after that they go.
@@ -76,6 +84,7 @@ describe('the retention worker', () => {
     await worker().runOnce();
     now = await counts();
     assert.equal(now.refreshTokens, 0);
+    assert.equal(now.dashboardSessions, 0);
     assert.equal(now.idempotencyKeys, start.idempotencyKeys);
     // Keys after a week, delivered events after 30 days: in batches of one row per table.
     testApp.clock.advanceSeconds(30 * DAY);

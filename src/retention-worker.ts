@@ -1,3 +1,4 @@
+import { purgeExpiredDashboardSessions } from './auth/dashboard-session-repository.ts';
 import { purgeExpiredAssertionIds } from './auth/oauth-app-repository.ts';
 import { purgeExpiredRefreshTokens } from './auth/refresh-token-repository.ts';
 import type { RetentionConfig } from './config/retention-config.ts';
@@ -12,9 +13,10 @@ const DAY_MS = 86_400_000;
 
 /**
  * Deletes what only grows and no longer matters, in bounded batches (each its own short
- * statement, so no lock is held for long): expired refresh tokens, used assertion ids and name
- * enquiries, idempotency keys past their replay window, delivered webhook events. Each table's
- * owner does its own deleting; this only says when. docs/operations.md lists the windows.
+ * statement, so no lock is held for long): expired refresh tokens, dashboard sessions, used
+ * assertion ids and name enquiries, idempotency keys past their replay window, delivered webhook
+ * events. Each table's owner does its own deleting; this only says when. docs/operations.md
+ * lists the windows.
  */
 export function createRetentionWorker(
   deps: {
@@ -26,6 +28,7 @@ export function createRetentionWorker(
   const { config } = deps;
   const purges = [
     { purge: purgeExpiredRefreshTokens, keepDays: config.expiredDays },
+    { purge: purgeExpiredDashboardSessions, keepDays: config.expiredDays },
     { purge: purgeExpiredAssertionIds, keepDays: config.expiredDays },
     { purge: purgeExpiredEnquiries, keepDays: config.expiredDays },
     { purge: purgeOldIdempotencyKeys, keepDays: config.idempotencyKeyDays },

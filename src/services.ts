@@ -1,5 +1,6 @@
 import { createAuditLog } from './audit/index.ts';
 import { createAccessTokenIssuer } from './auth/access-tokens.ts';
+import { createDashboardSessions } from './auth/dashboard-sessions.ts';
 import { findActiveAppByOAuthClientId } from './auth/oauth-app-repository.ts';
 import { createRevocationList } from './auth/revocation-list.ts';
 import { createTokenService } from './auth/token-service.ts';
@@ -299,6 +300,12 @@ export function createServices(deps: ServiceDeps) {
     dashboardLoginLinks: createLoginLinks({
       ttlSeconds: config.exposure.dashboardLoginLinkTtlSeconds,
       now: () => clock.now(),
+    }),
+    // Dashboard sessions, in the database so that ending one ends it on every process.
+    dashboardSessions: createDashboardSessions({
+      db,
+      clock,
+      ttlSeconds: config.exposure.dashboardSessionTtlSeconds,
     }),
   };
 }

@@ -9,7 +9,15 @@ export class DashboardBrowser {
   readonly cookies = new Map<string, string>();
   csrf = '';
 
-  constructor(private readonly app: FastifyInstance) {}
+  constructor(
+    private readonly app: FastifyInstance,
+    /** The browser's address (inject's default is 127.0.0.1). */
+    private readonly remoteAddress?: string,
+  ) {}
+
+  private from() {
+    return this.remoteAddress === undefined ? {} : { remoteAddress: this.remoteAddress };
+  }
 
   private keep(response: LightMyRequestResponse): LightMyRequestResponse {
     for (const cookie of response.cookies) {
@@ -35,6 +43,7 @@ export class DashboardBrowser {
       await this.app.inject({
         method: 'GET',
         url,
+        ...this.from(),
         headers: { cookie: this.cookieHeader(), ...headers },
       }),
     );
@@ -53,6 +62,7 @@ export class DashboardBrowser {
       await this.app.inject({
         method: 'POST',
         url,
+        ...this.from(),
         headers: {
           cookie: this.cookieHeader(),
           'content-type': 'application/x-www-form-urlencoded',

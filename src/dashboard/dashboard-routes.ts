@@ -4,9 +4,9 @@ import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AuditLog } from '../audit/index.ts';
+import type { DashboardSessions } from '../auth/dashboard-sessions.ts';
 import { allowed } from '../http/plugins/admin-auth.ts';
-import type { Limiter } from '../http/plugins/rate-limits.ts';
-import type { Clock } from '../shared/clock.ts';
+import type { Lockout } from '../http/plugins/rate-limits.ts';
 import { errorPage } from './error-page.ts';
 import type { LoginLinks } from './login-links.ts';
 import { toolsFor } from './page-tools.ts';
@@ -41,9 +41,10 @@ export interface DashboardOptions {
   readonly auditLog: AuditLog;
   /** ADMIN_ALLOWED_IPS: other addresses find no dashboard (404), as they find no admin API. */
   readonly allowList?: BlockList | undefined;
-  readonly clock: Clock;
-  /** Wrong admin tokens at sign-in, per IP: the admin API's own failure limit. */
-  readonly signInFailures?: Limiter | undefined;
+  /** Where sessions live: every server process on the database sees the same ones. */
+  readonly sessionStore: DashboardSessions;
+  /** Wrong admin tokens at sign-in, per IP: the admin API's own lockout, one allowance for both. */
+  readonly signInFailures?: Lockout | undefined;
 }
 
 const OPEN_PATHS = new Set([
@@ -55,7 +56,8 @@ const OPEN_PATHS = new Set([
 /**
  * The operator dashboard at /dashboard: server-rendered pages over the admin API (every read and
  * every action is an in-process admin call, so it meets the admin API's own checks and lands in
- * the audit trail), a signed session cookie, CSRF tokens on every form.
+ * the audit trail), sessions kept on the server behind a signed cookie, CSRF tokens on every
+ * form.
  */
 export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app, options) => {
   // The cookie key is derived from the admin token: a new admin token ends every session.
@@ -83,7 +85,7 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app,
   const sessions = sessionCookies({
     ttlSeconds: options.sessionTtlSeconds,
     secure: options.secureCookies,
-    now: () => options.clock.now(),
+    store: options.sessionStore,
   });
   app.decorateRequest('dashboardOperator', '');
   app.setErrorHandler(errorPage);
@@ -95,7 +97,7 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app,
     if (OPEN_PATHS.has(request.routeOptions.url ?? '')) {
       return;
     }
-    const session = sessions.read(request);
+    const session = await sessions.read(request);
     if (session === undefined) {
       const wantsPage = request.method === 'GET' && request.headers['x-dashboard-live'] !== '1';
       return wantsPage

@@ -1,18 +1,23 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../errors/app-error.ts';
 import { html } from './html.ts';
 import { DASHBOARD_PATH } from './session.ts';
 
 /**
  * Errors inside the dashboard answer as a page, not as the API's JSON envelope: a bad form (400),
- * a missing or stale CSRF token (403), too many attempts (429). Anything unexpected is logged and
- * shown without its details.
+ * a missing or stale CSRF token (403), too many attempts (429). An AppError keeps its own status
+ * and headers (a 429's or a 503's Retry-After), as it does in the API. Anything unexpected is
+ * logged and shown without its details.
  */
 export function errorPage(
   error: { statusCode?: number; message: string; code?: string },
   request: FastifyRequest,
   reply: FastifyReply,
 ) {
-  const status = error.statusCode !== undefined && error.statusCode >= 400 ? error.statusCode : 500;
+  const status = statusOf(error);
+  if (error instanceof AppError && error.headers !== undefined) {
+    reply.headers(error.headers);
+  }
   if (status >= 500) {
     request.log.error({ err: error }, 'dashboard page failed');
   }
@@ -32,4 +37,11 @@ export function errorPage(
 <body><main id="main"><h1>Error ${status}</h1><p class="notice notice-error" role="alert">${message}</p>
 <p><a href="${DASHBOARD_PATH}">Back to the dashboard</a></p></main></body></html>`.value,
     );
+}
+
+function statusOf(error: { statusCode?: number }): number {
+  if (error instanceof AppError) {
+    return error.httpStatus;
+  }
+  return error.statusCode !== undefined && error.statusCode >= 400 ? error.statusCode : 500;
 }

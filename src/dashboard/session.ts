@@ -1,13 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { DashboardSessions } from '../auth/dashboard-sessions.ts';
 
 export const SESSION_COOKIE = 'openibs_dashboard';
 export const DASHBOARD_PATH = '/dashboard';
 
-/** Who is signed in: the label the audit trail records for each action, and until when. */
+/** Who is signed in: the label the audit trail records for each action. */
 export interface DashboardSession {
   readonly operator: string;
-  readonly expiresAt: number;
 }
 
 const OPERATOR_LABEL = /^[A-Za-z0-9._@-]{1,64}$/;
@@ -17,18 +16,27 @@ export function isOperatorLabel(label: string): boolean {
 }
 
 export interface SessionCookies {
-  open(reply: FastifyReply, operator: string): void;
-  read(request: FastifyRequest): DashboardSession | undefined;
-  close(reply: FastifyReply): void;
+  open(reply: FastifyReply, operator: string): Promise<void>;
+  read(request: FastifyRequest): Promise<DashboardSession | undefined>;
+  close(request: FastifyRequest, reply: FastifyReply): Promise<void>;
 }
 
+/** What a cookie may carry: the session's secret (base64url), nothing else is looked up. */
+const SECRET = /^[A-Za-z0-9_-]{20,64}$/;
+
 /**
- * The session lives in a signed cookie (@fastify/cookie, HMAC-SHA256 with a key derived from the
- * admin token), HttpOnly and SameSite=Strict, scoped to /dashboard, Secure when the public base
- * URL is https. It holds no secret, only the operator label and the expiry; a changed admin token
- * ends every session, because the signatures no longer match.
+ * The session lives on the server (`DashboardSessions`, one table every server process reads);
+ * the cookie carries only its random secret, signed (@fastify/cookie, HMAC-SHA256 with a key
+ * derived from the admin token), HttpOnly and SameSite=Strict, scoped to /dashboard, Secure when
+ * the public base URL is https. Every request looks the session up, so signing out (or the
+ * operator API's end-all) ends it on every process, copied cookies included; a changed admin
+ * token ends every session too, because the signatures no longer match.
  */
-export function sessionCookies(options: { ttlSeconds: number; secure: boolean; now: () => Date }) {
+export function sessionCookies(options: {
+  ttlSeconds: number;
+  secure: boolean;
+  store: DashboardSessions;
+}) {
   const cookieOptions = {
     path: DASHBOARD_PATH,
     httpOnly: true,
@@ -36,40 +44,34 @@ export function sessionCookies(options: { ttlSeconds: number; secure: boolean; n
     secure: options.secure,
     signed: true,
   };
+  const secretOf = (request: FastifyRequest): string | undefined => {
+    const raw = request.cookies[SESSION_COOKIE];
+    if (raw === undefined) {
+      return undefined;
+    }
+    const unsigned = request.unsignCookie(raw);
+    return unsigned.valid && unsigned.value !== null && SECRET.test(unsigned.value)
+      ? unsigned.value
+      : undefined;
+  };
   return {
-    open(reply, operator) {
-      const expiresAt = options.now().getTime() + options.ttlSeconds * 1000;
-      // The nonce makes each sign-in's cookie distinct.
-      const value = JSON.stringify({
-        o: operator,
-        e: expiresAt,
-        n: randomBytes(8).toString('hex'),
-      });
-      reply.setCookie(SESSION_COOKIE, value, { ...cookieOptions, maxAge: options.ttlSeconds });
+    async open(reply, operator) {
+      const { secret } = await options.store.open(operator);
+      reply.setCookie(SESSION_COOKIE, secret, { ...cookieOptions, maxAge: options.ttlSeconds });
     },
-    read(request) {
-      const raw = request.cookies[SESSION_COOKIE];
-      if (raw === undefined) {
+    async read(request) {
+      const secret = secretOf(request);
+      if (secret === undefined) {
         return undefined;
       }
-      const unsigned = request.unsignCookie(raw);
-      if (!unsigned.valid || unsigned.value === null) {
-        return undefined;
-      }
-      try {
-        const parsed = JSON.parse(unsigned.value) as { o?: unknown; e?: unknown };
-        if (typeof parsed.o !== 'string' || !isOperatorLabel(parsed.o)) {
-          return undefined;
-        }
-        if (typeof parsed.e !== 'number' || parsed.e <= options.now().getTime()) {
-          return undefined;
-        }
-        return { operator: parsed.o, expiresAt: parsed.e };
-      } catch {
-        return undefined;
-      }
+      const session = await options.store.find(secret);
+      return session === undefined ? undefined : { operator: session.operator };
     },
-    close(reply) {
+    async close(request, reply) {
+      const secret = secretOf(request);
+      if (secret !== undefined) {
+        await options.store.end(secret);
+      }
       reply.clearCookie(SESSION_COOKIE, cookieOptions);
     },
   } satisfies SessionCookies;

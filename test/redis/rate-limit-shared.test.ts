@@ -10,6 +10,7 @@ import { type ServerProcess, startServerProcess } from '../server-process.ts';
 // Redis runs beside PostgreSQL on this machine and in CI (.ci/run starts it).
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const LIMIT = 4;
+const ADMIN_TOKEN = 'redis-limits-admin-token-0123456789abcdefghij';
 
 /**
  * Two server processes (each on its own embedded database: only the counters are shared) with
@@ -31,6 +32,8 @@ describe('rate limits shared through Redis by two server processes', () => {
           RATE_LIMIT_REDIS_URL: REDIS_URL,
           RATE_LIMIT_REDIS_PREFIX: prefix,
           RATE_LIMIT_TOKEN_PER_MINUTE_PER_IP: String(LIMIT),
+          RATE_LIMIT_ADMIN_FAILURES_PER_MINUTE_PER_IP: String(LIMIT),
+          ADMIN_TOKEN,
         }),
       );
     }
@@ -72,5 +75,26 @@ describe('rate limits shared through Redis by two server processes', () => {
     } finally {
       redis.disconnect();
     }
+  });
+
+  it('locks an address out of the admin API on both processes once its wrong tokens are spent', async () => {
+    const admin = (index: number, token: string) =>
+      fetch(`${(servers[index % 2] as { baseUrl: string }).baseUrl}/admin/clients?limit=1`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+    const statuses: number[] = [];
+    // Two wrong tokens to each process: the address's whole allowance, spread over both.
+    for (let index = 0; index < LIMIT; index++) {
+      statuses.push((await admin(index, 'wrong-guess')).status);
+    }
+    // Then the right token, to each: neither compares it.
+    for (let index = 0; index < 2; index++) {
+      const answer = await admin(index, ADMIN_TOKEN);
+      statuses.push(answer.status);
+      if (answer.status === 429) {
+        assert.match(answer.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
+      }
+    }
+    assert.deepEqual(statuses, [401, 401, 401, 401, 429, 429], statuses.join(','));
   });
 });

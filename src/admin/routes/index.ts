@@ -2,7 +2,7 @@ import type { BlockList } from 'node:net';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AuditLog } from '../../audit/index.ts';
 import { requireAdminToken } from '../../http/plugins/admin-auth.ts';
-import type { Limiter } from '../../http/plugins/rate-limits.ts';
+import type { Limiter, Lockout } from '../../http/plugins/rate-limits.ts';
 import { recordOperatorActions } from '../operator-audit.ts';
 import { type AccountFreezeRoutesOptions, accountFreezeRoutes } from './account-freezes.ts';
 import { type AppRoutesOptions, appRoutes } from './apps.ts';
@@ -47,6 +47,7 @@ import {
   type DashboardLoginLinkRouteOptions,
   dashboardLoginLinkRoute,
 } from './dashboard-login-links.ts';
+import { type DashboardSessionRouteOptions, dashboardSessionRoute } from './dashboard-sessions.ts';
 import { type LedgerOverviewRouteOptions, ledgerOverviewRoute } from './ledger-overview.ts';
 import { type ListClientsRouteOptions, listClientsRoute } from './list-clients.ts';
 import { type SandboxCreditRouteOptions, sandboxCreditRoute } from './sandbox-credits.ts';
@@ -64,14 +65,15 @@ import { type AdminWebhookRoutesOptions, adminWebhookRoutes } from './webhooks.t
 
 export type AdminRoutesOptions = {
   readonly adminToken: string;
-  /** Per IP address: every operator request, and those with a wrong token. */
-  readonly adminLimits?: { readonly everyRequest: Limiter; readonly failures: Limiter };
+  /** Per IP address: every operator request, and the wrong tokens that lock an address out. */
+  readonly adminLimits?: { readonly everyRequest: Limiter; readonly failures: Lockout };
   /** Only these addresses reach the admin API (ADMIN_ALLOWED_IPS); undefined: any. */
   readonly adminAllowList?: BlockList | undefined;
   /** Every operator action and every refused admin call is recorded here. */
   readonly auditLog: AuditLog;
 } & ClientRoutesOptions &
   DashboardLoginLinkRouteOptions &
+  DashboardSessionRouteOptions &
   ListClientsRouteOptions &
   ClientAccountsRouteOptions &
   ClientAccountStatementRouteOptions &
@@ -100,6 +102,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
   requireAdminToken(app, options.adminToken, options.adminLimits, options.adminAllowList);
   await app.register(clientRoutes, options);
   await app.register(dashboardLoginLinkRoute, options);
+  await app.register(dashboardSessionRoute, options);
   await app.register(listClientsRoute, options);
   await app.register(clientAccountsRoute, options);
   await app.register(clientAccountStatementRoute, options);

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuditLog } from '../../audit/index.ts';
-import type { Limiter } from '../../http/plugins/rate-limits.ts';
+import type { Lockout } from '../../http/plugins/rate-limits.ts';
 import { constantTimeEqual } from '../../shared/hashing.ts';
 import { signInPage } from '../layout.ts';
 import type { LoginLinks } from '../login-links.ts';
@@ -11,15 +11,16 @@ export interface LoginRoutesOptions {
   readonly loginLinks: LoginLinks;
   readonly auditLog: AuditLog;
   readonly sessions: SessionCookies;
-  readonly signInFailures?: Limiter | undefined;
+  readonly signInFailures?: Lockout | undefined;
 }
 
 /** The operator label of a one-click sign-in from the terminal. */
 const LOCAL_OPERATOR = 'local';
 
 /**
- * Sign-in with the admin token (wrong tokens count against the admin API's failure limit per IP),
- * one-click sign-in with a one-time link, sign-out. Each lands in the audit trail.
+ * Sign-in with the admin token (wrong tokens count against the admin API's failure limit per IP;
+ * an address that has spent it is refused before anything is compared), one-click sign-in with a
+ * one-time link, sign-out. Each lands in the audit trail.
  */
 export const loginRoutes: FastifyPluginAsync<LoginRoutesOptions> = async (app, options) => {
   const showSignIn = (reply: FastifyReply, status: number, error?: string) =>
@@ -44,6 +45,7 @@ export const loginRoutes: FastifyPluginAsync<LoginRoutesOptions> = async (app, o
     `${DASHBOARD_PATH}/login`,
     { schema: { hide: true } },
     async (request, reply) => {
+      await options.signInFailures?.refuseIfLocked(request);
       const presented = request.body?.adminToken;
       const operator =
         typeof request.body?.operator === 'string' ? request.body.operator.trim() : '';
@@ -56,11 +58,11 @@ export const loginRoutes: FastifyPluginAsync<LoginRoutesOptions> = async (app, o
       }
       if (typeof presented !== 'string' || !constantTimeEqual(presented, options.adminToken)) {
         await audit(request, 'dashboard', 'dashboard.sign-in', 401);
-        await options.signInFailures?.(request);
+        await options.signInFailures?.countFailure(request);
         return showSignIn(reply, 401, 'That is not the admin token.');
       }
       await audit(request, `operator:${operator}`, 'dashboard.sign-in', 200);
-      options.sessions.open(reply, operator);
+      await options.sessions.open(reply, operator);
       return reply.redirect(DASHBOARD_PATH, 303);
     },
   );
@@ -69,9 +71,10 @@ export const loginRoutes: FastifyPluginAsync<LoginRoutesOptions> = async (app, o
     `${DASHBOARD_PATH}/login/:ticket`,
     { schema: { hide: true } },
     async (request, reply) => {
+      await options.signInFailures?.refuseIfLocked(request);
       if (!options.loginLinks.redeem(request.params.ticket)) {
         await audit(request, 'dashboard', 'dashboard.sign-in-link', 401);
-        await options.signInFailures?.(request);
+        await options.signInFailures?.countFailure(request);
         return showSignIn(
           reply,
           401,
@@ -79,14 +82,14 @@ export const loginRoutes: FastifyPluginAsync<LoginRoutesOptions> = async (app, o
         );
       }
       await audit(request, `operator:${LOCAL_OPERATOR}`, 'dashboard.sign-in-link', 200);
-      options.sessions.open(reply, LOCAL_OPERATOR);
+      await options.sessions.open(reply, LOCAL_OPERATOR);
       return reply.redirect(DASHBOARD_PATH, 303);
     },
   );
 
   app.post(`${DASHBOARD_PATH}/logout`, { schema: { hide: true } }, async (request, reply) => {
     await audit(request, `operator:${request.dashboardOperator}`, 'dashboard.sign-out', 200);
-    options.sessions.close(reply);
+    await options.sessions.close(request, reply);
     return reply.redirect(`${DASHBOARD_PATH}/login`, 303);
   });
 };

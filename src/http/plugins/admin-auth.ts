@@ -2,20 +2,22 @@ import { type BlockList, isIP } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors/app-error.ts';
 import { constantTimeEqual } from '../../shared/hashing.ts';
-import type { Limiter } from './rate-limits.ts';
+import type { Limiter, Lockout } from './rate-limits.ts';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /**
  * Operator routes: `Authorization: Bearer <ADMIN_TOKEN>`, compared in constant time. Every
- * request counts against a per-IP limit, and a wrong token against a much smaller one, so the
- * token cannot be guessed at speed. With an allow-list, any other address finds no admin API at
- * all (404, as for a route that does not exist).
+ * request counts against a per-IP limit, and a wrong token against a much smaller one that locks
+ * the address out: once it is spent, the address's requests are refused before any token is
+ * compared, the right one too, so guessing goes no faster than the failure limit. With an
+ * allow-list, any other address finds no admin API at all (404, as for a route that does not
+ * exist).
  */
 export function requireAdminToken(
   app: FastifyInstance,
   adminToken: string,
-  limits: { readonly everyRequest: Limiter; readonly failures: Limiter } = NO_LIMITS,
+  limits: { readonly everyRequest: Limiter; readonly failures: Lockout } = NO_LIMITS,
   allowList?: BlockList,
 ): void {
   app.addHook('onRequest', async (request) => {
@@ -25,10 +27,11 @@ export function requireAdminToken(
         `No route for ${request.method} ${request.routeOptions.url}.`,
       );
     }
+    await limits.failures.refuseIfLocked(request);
     await limits.everyRequest(request);
     const presented = BEARER.exec(request.headers.authorization ?? '')?.[1];
     if (presented === undefined || !constantTimeEqual(presented, adminToken)) {
-      await limits.failures(request);
+      await limits.failures.countFailure(request);
       throw new AppError('UNAUTHORIZED', 'A valid admin token is required.');
     }
   });
@@ -42,4 +45,7 @@ export function allowed(allowList: BlockList, request: FastifyRequest): boolean 
   return isIP(address) !== 0 && allowList.check(address, family);
 }
 
-const NO_LIMITS = { everyRequest: async () => {}, failures: async () => {} };
+const NO_LIMITS = {
+  everyRequest: async () => {},
+  failures: { refuseIfLocked: async () => {}, countFailure: async () => {} },
+};

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { LightMyRequestResponse } from 'fastify';
+import Fastify, { type LightMyRequestResponse } from 'fastify';
 import { adminHeaders, signedInClient } from '../../../test/factories.ts';
 import { buildTestApp, type TestApp } from '../../../test/harness.ts';
+import { AppError } from '../../errors/app-error.ts';
+import { installRateLimits } from './rate-limits.ts';
 
 /** 429 in the error envelope, with a Retry-After of whole seconds. */
 function assertLimited(response: LightMyRequestResponse, label: string) {
@@ -61,9 +63,11 @@ describe('rate limits (counted in the process)', () => {
       assert.equal((await admin('198.51.100.7', 'Bearer guess')).statusCode, 401);
     }
     assertLimited(await admin('198.51.100.7', 'Bearer guess'), 'fourth wrong token');
-    // The right token is never throttled by the failures of others (or its own address's).
-    assert.notEqual((await admin('198.51.100.7', adminHeaders.authorization)).statusCode, 429);
+    // Not compared: the right token from that address waits out the window too.
+    assertLimited(await admin('198.51.100.7', adminHeaders.authorization), 'the right token');
+    // Another address is not throttled by this one's failures.
     assert.equal((await admin('198.51.100.8', 'Bearer guess')).statusCode, 401);
+    assert.notEqual((await admin('198.51.100.9', adminHeaders.authorization)).statusCode, 429);
   });
 
   it('the API: per client, whatever the route; another client is not slowed', async () => {
@@ -182,6 +186,44 @@ describe('name enquiry: 1,000 enquiries for accounts that do not exist, at the d
       assert.deepEqual(Object.fromEntries(answers), { 400: 301, 429: 699 });
     } finally {
       await testApp.close();
+    }
+  });
+});
+
+describe('a lockout, on its own', () => {
+  it('locks a key on the failure that spends its allowance, refuses everything until the window ends, then lets it in', async () => {
+    const app = Fastify();
+    const limit = await installRateLimits(app, {});
+    const lockout = limit.lockout({ name: 'guesses', max: 2, perSeconds: 1, key: (r) => r.ip });
+    app.get<{ Querystring: { answer?: string } }>('/guess', async (request, reply) => {
+      await lockout.refuseIfLocked(request);
+      if (request.query.answer !== 'right') {
+        await lockout.countFailure(request);
+        throw new AppError('UNAUTHORIZED');
+      }
+      return reply.send('in');
+    });
+    app.setErrorHandler((error: AppError, _request, reply) =>
+      reply
+        .status(error.httpStatus)
+        .headers(error.headers ?? {})
+        .send(error.message),
+    );
+    try {
+      const guess = (answer: string) =>
+        app.inject({ method: 'GET', url: `/guess?answer=${answer}` });
+      assert.equal((await guess('right')).statusCode, 200, 'asking counts nothing');
+      assert.equal((await guess('wrong')).statusCode, 401);
+      assert.equal((await guess('right')).statusCode, 200, 'one failure left');
+      assert.equal((await guess('wrong')).statusCode, 401, 'the last one is answered');
+      const locked = await guess('right');
+      assert.equal(locked.statusCode, 429);
+      assert.equal(locked.headers['retry-after'], '1');
+      assert.match(locked.body, /^Too many failed attempts/);
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      assert.equal((await guess('right')).statusCode, 200, 'the window has passed');
+    } finally {
+      await app.close();
     }
   });
 });

@@ -2,6 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { Redis } from 'ioredis';
 import { AppError } from '../../errors/app-error.ts';
+import { createLockStore, type LockStore } from './lock-store.ts';
 
 /** One limit: at most `max` requests per `perSeconds` for each key; 0 turns it off. */
 export interface LimitSpec {
@@ -16,14 +17,25 @@ export interface LimitSpec {
 /** Counts a request against a limit; throws 429 RATE_LIMITED (with Retry-After) when over it. */
 export type Limiter = (request: FastifyRequest) => Promise<void>;
 
-export type LimitFactory = (spec: LimitSpec) => Limiter;
-
 /**
- * Rate limits with @fastify/rate-limit: counted in this process by default, or in Redis when a
- * client is given, so every server process shares them. Each limit is applied where it is
- * needed (a route's preHandler, or inside a hook) and several may count one request; over a
- * limit the answer is our error envelope, 429 with Retry-After.
+ * A limit on failures (wrong tokens, say) that locks out: the failure that spends a key's
+ * allowance locks the key until the window ends, and while locked every request of that key is
+ * refused before it is looked at, a right answer included.
  */
+export interface Lockout {
+  /** Refuses a locked key: 429 RATE_LIMITED with Retry-After. Counts nothing. */
+  refuseIfLocked(request: FastifyRequest): Promise<void>;
+  /** Counts one failure; the one that spends the allowance locks the key. */
+  countFailure(request: FastifyRequest): Promise<void>;
+}
+
+export interface LimitFactory {
+  (spec: LimitSpec): Limiter;
+  lockout(spec: LimitSpec): Lockout;
+}
+
+const NO_LOCKOUT: Lockout = { refuseIfLocked: async () => {}, countFailure: async () => {} };
+
 /** A key went over a limit: told once per key per window in each process (the audit trail). */
 export type LimitReached = (reached: {
   readonly limit: string;
@@ -31,6 +43,12 @@ export type LimitReached = (reached: {
   readonly request: FastifyRequest;
 }) => Promise<void>;
 
+/**
+ * Rate limits with @fastify/rate-limit: counted in this process by default, or in Redis when a
+ * client is given, so every server process shares them (lockouts too). Each limit is applied
+ * where it is needed (a route's preHandler, or inside a hook) and several may count one request;
+ * over a limit the answer is our error envelope, 429 with Retry-After.
+ */
 export async function installRateLimits(
   app: FastifyInstance,
   options: {
@@ -39,7 +57,6 @@ export async function installRateLimits(
     readonly onLimitReached?: LimitReached;
   },
 ): Promise<LimitFactory> {
-  const alreadyTold = new Map<string, number>();
   await app.register(rateLimit, {
     global: false,
     ...(options.redis === undefined
@@ -51,9 +68,80 @@ export async function installRateLimits(
           skipOnError: true,
         }),
   });
-  // One report per key and window, not one per refused request: a flood writes one row.
-  async function tellOnce(spec: LimitSpec, request: FastifyRequest, ttlMs: number) {
-    if (options.onLimitReached === undefined) {
+  const tellOnce = reporter(options.onLimitReached);
+  const locks = createLockStore({
+    redis: options.redis,
+    redisPrefix: options.redisPrefix ?? 'openibs-rate-limit-',
+  });
+  const counter = (spec: LimitSpec) =>
+    app.createRateLimit({
+      max: spec.max,
+      timeWindow: (spec.perSeconds ?? 60) * 1000,
+      keyGenerator: (request) => `${spec.name}:${spec.key(request)}`,
+    });
+
+  const limit = (spec: LimitSpec): Limiter => {
+    if (spec.max <= 0) {
+      return async () => {};
+    }
+    const count = counter(spec);
+    return async (request) => {
+      const counted = await count(request);
+      if (!counted.isAllowed && counted.isExceeded) {
+        await tellOnce(spec, request, counted.ttl);
+        throw tooMany('requests', counted.ttl);
+      }
+    };
+  };
+
+  const lockout = (spec: LimitSpec): Lockout =>
+    spec.max <= 0 ? NO_LOCKOUT : lockoutOf(spec, counter(spec), locks, tellOnce);
+  return Object.assign(limit, { lockout });
+}
+
+type Counter = ReturnType<FastifyInstance['createRateLimit']>;
+
+function lockoutOf(
+  spec: LimitSpec,
+  count: Counter,
+  locks: LockStore,
+  tellOnce: ReturnType<typeof reporter>,
+): Lockout {
+  const lockId = (request: FastifyRequest) => `${spec.name}:${spec.key(request)}`;
+  return {
+    async refuseIfLocked(request) {
+      const remainingMs = await locks.remainingMs(lockId(request));
+      if (remainingMs > 0) {
+        throw tooMany('failed attempts from this address', remainingMs);
+      }
+    },
+    async countFailure(request) {
+      const counted = await count(request);
+      // Uncounted (Redis away) or allowance left: no lock.
+      if (counted.isAllowed || counted.remaining > 0 || counted.ttl <= 0) {
+        return;
+      }
+      await locks.lock(lockId(request), counted.ttl);
+      await tellOnce(spec, request, counted.ttl);
+      if (counted.isExceeded) {
+        throw tooMany('failed attempts from this address', counted.ttl);
+      }
+    },
+  };
+}
+
+function tooMany(what: string, ttlMs: number): AppError {
+  const seconds = String(Math.max(1, Math.ceil(ttlMs / 1000)));
+  return new AppError('RATE_LIMITED', `Too many ${what}. Retry in ${seconds} seconds.`, {
+    headers: { 'retry-after': seconds },
+  });
+}
+
+/** One report per key and window, not one per refused request: a flood writes one row. */
+function reporter(onLimitReached: LimitReached | undefined) {
+  const alreadyTold = new Map<string, number>();
+  return async (spec: LimitSpec, request: FastifyRequest, ttlMs: number) => {
+    if (onLimitReached === undefined) {
       return;
     }
     const key = spec.key(request);
@@ -66,28 +154,7 @@ export async function installRateLimits(
       alreadyTold.clear();
     }
     alreadyTold.set(id, now + Math.max(1000, ttlMs));
-    await options.onLimitReached({ limit: spec.name, key, request });
-  }
-
-  return (spec) => {
-    if (spec.max <= 0) {
-      return async () => {};
-    }
-    const count = app.createRateLimit({
-      max: spec.max,
-      timeWindow: (spec.perSeconds ?? 60) * 1000,
-      keyGenerator: (request) => `${spec.name}:${spec.key(request)}`,
-    });
-    return async (request) => {
-      const counted = await count(request);
-      if (!counted.isAllowed && counted.isExceeded) {
-        const seconds = String(Math.max(1, counted.ttlInSeconds));
-        await tellOnce(spec, request, counted.ttl);
-        throw new AppError('RATE_LIMITED', `Too many requests. Retry in ${seconds} seconds.`, {
-          headers: { 'retry-after': seconds },
-        });
-      }
-    };
+    await onLimitReached({ limit: spec.name, key, request });
   };
 }
 

@@ -70,8 +70,21 @@ export const checkoutPublicRoutes: FastifyPluginAsyncTypebox<CheckoutPublicRoute
   };
   await app.register(checkoutAssetRoutes);
   await app.register(async (widgetCalls) => {
-    // Merchant pages on any origin call this one route; no cookies are involved.
-    await widgetCalls.register(cors, { origin: '*', methods: ['POST'], maxAge: 600 });
+    // @fastify/cors answers preflights on a catch-all `OPTIONS *` route, which would answer
+    // them for every path of the API: only the widget's route may, and only a real preflight.
+    // Any other OPTIONS is what it is for every other route: one that does not exist.
+    widgetCalls.addHook('onRequest', async (request, reply) => {
+      if (request.method === 'OPTIONS' && !isWidgetPreflight(request)) {
+        return reply.callNotFound();
+      }
+    });
+    // Merchant pages on any origin call this one route with a JSON body; no cookies are involved.
+    await widgetCalls.register(cors, {
+      origin: '*',
+      methods: ['POST'],
+      allowedHeaders: ['content-type'],
+      maxAge: 600,
+    });
     await widgetCalls.register(createCheckoutSessionRoute, { ...options, checkoutLimits });
   });
   await app.register(getCheckoutSessionRoute, { ...options, checkoutLimits });
@@ -79,3 +92,15 @@ export const checkoutPublicRoutes: FastifyPluginAsyncTypebox<CheckoutPublicRoute
   await app.register(openUssdRoute, { ...options, checkoutLimits });
   await app.register(simulateCheckoutPaymentRoute, { ...options, checkoutLimits });
 };
+
+/** The one path the widget calls from a merchant's page. */
+const WIDGET_PATH = '/checkout/sessions';
+
+/** A CORS preflight (an Origin and the method asked for) for the widget's path. */
+function isWidgetPreflight(request: FastifyRequest): boolean {
+  return (
+    request.url.split('?')[0] === WIDGET_PATH &&
+    typeof request.headers.origin === 'string' &&
+    typeof request.headers['access-control-request-method'] === 'string'
+  );
+}
