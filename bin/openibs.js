@@ -1,6 +1,13 @@
 #!/usr/bin/env node
-// The CLI is TypeScript run through tsx, like the server, so there is no build step.
-import { register } from 'tsx/esm/api';
+// A source checkout runs its TypeScript through tsx (a development dependency), so what runs is
+// always what is checked out; the installed package has no src/ and runs its compiled dist/.
+import { existsSync } from 'node:fs';
 
-register();
-await import('../src/cli/main.ts');
+const source = new URL('../src/cli/main.ts', import.meta.url);
+if (existsSync(source)) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import(source.href);
+} else {
+  await import(new URL('../dist/cli/main.js', import.meta.url).href);
+}

@@ -1,100 +1,39 @@
 import closeWithGrace from 'close-with-grace';
-import type { FastifyBaseLogger } from 'fastify';
-import { Redis } from 'ioredis';
-import { buildApp } from './app.ts';
-import { createBackgroundWorkers, reportTo } from './background-workers.ts';
-import { type Config, ConfigError, loadConfig } from './config/config.ts';
-import { createDb } from './db/create-db.ts';
-import { migrate } from './db/migrate.ts';
-import { requestForLog } from './http/request-log.ts';
+import { ConfigError } from './config/config.ts';
 import { sandboxBanner } from './sandbox/banner.ts';
-import { ensureDemoClient } from './sandbox/demo-client.ts';
-import { resolveSecrets } from './sandbox/secrets.ts';
-import { createServices } from './services.ts';
-import { systemClock } from './shared/clock.ts';
+import { startServer } from './start.ts';
 
-/** Process entry: config, database, migrations, services, app, listen; closes on SIGTERM/SIGINT. */
+/** Process entry (`npm start`): starts OpenIBS and closes it on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
-  const config = loadConfigOrExit();
-  const secrets = await resolveSecrets(config);
-  // Broken connections (a database restart) are reported through the app's logger once it exists.
-  let log: Pick<FastifyBaseLogger, 'warn' | 'info' | 'error'> | undefined;
-  const db = await createDb(config, {
-    onConnectionError: (error, unreported) =>
-      log?.warn(
-        { err: error, unreported },
-        'database connection lost (requests answer 503 until it is back)',
-      ),
-  });
-  await migrate(db);
-  const services = createServices({
-    config,
-    db,
-    clock: systemClock,
-    secrets,
-    onAuditError: (error) => log?.error({ err: error }, 'an audit event was not recorded'),
-  });
-  // Shared rate-limit counters, when several server processes must count together.
-  const redis =
-    config.rateLimits.redisUrl === undefined
-      ? undefined
-      : new Redis(config.rateLimits.redisUrl, {
-          maxRetriesPerRequest: 1,
-          enableOfflineQueue: false,
-        });
-  const app = await buildApp({
-    redis,
-    config,
-    services,
-    db,
-    clock: systemClock,
-    secrets,
-    logger: {
-      level: config.logLevel,
-      redact: ['req.headers.authorization', 'req.headers.clientid', 'req.body'],
-      serializers: { req: requestForLog },
-    },
-  });
-  log = app.log;
-  const workers = createBackgroundWorkers({
-    config,
-    db,
-    clock: systemClock,
-    services,
-    // A run of failed rounds is reported once a minute, with how many failed in a row.
-    report: reportTo(app.log),
-  });
+  const server = await startOrExit();
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err !== undefined) {
-      app.log.error({ err }, 'shutting down after an error');
+      server.app.log.error({ err }, 'shutting down after an error');
     } else {
-      app.log.info({ signal }, 'shutting down');
+      server.app.log.info({ signal }, 'shutting down');
     }
-    await app.close();
-    await workers.stop();
-    await db.close();
-    redis?.disconnect();
+    await server.close();
   });
-  await app.listen({ port: config.port, host: config.host });
-  workers.start();
-  if (config.ibsEnv === 'sandbox') {
-    const { demo, created } = await ensureDemoClient({
-      dataDir: config.dataDir,
-      baseUrl: config.publicBaseUrl,
-      demoBalanceKobo: config.sandboxDemoBalanceKobo,
-      clientService: services.clientService,
-      network: services.rail,
-    });
+  const { config, services, demo } = server;
+  if (demo !== undefined && demo.privateKeyFile !== undefined) {
     const dashboardLink = config.exposure.dashboardEnabled
       ? `${config.publicBaseUrl}/dashboard/login/${services.dashboardLoginLinks.issue().ticket}`
       : undefined;
-    process.stdout.write(sandboxBanner(config, secrets.adminToken, demo, created, dashboardLink));
+    process.stdout.write(
+      sandboxBanner(
+        config,
+        server.secrets.adminToken,
+        { ...demo, baseUrl: server.url, privateKeyFile: demo.privateKeyFile },
+        demo.created,
+        dashboardLink,
+      ),
+    );
   }
 }
 
-function loadConfigOrExit(): Config {
+async function startOrExit() {
   try {
-    return loadConfig();
+    return await startServer();
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`OpenIBS refuses to start: ${error.message}\n`);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../src/db/db.ts';
 import { migrate } from '../src/db/migrate.ts';
+import { migratedImage } from '../src/db/pglite-image.ts';
 import { runAdminStatement, withDatabase } from '../src/db/pg-admin.ts';
 import { createPgDb } from '../src/db/pg-db.ts';
 import { createPgliteDb } from '../src/db/pglite-db.ts';
@@ -22,7 +23,8 @@ export interface TestDb {
  */
 export async function createTestDb(options: { poolSize?: number } = {}): Promise<TestDb> {
   if (!onPostgres || TEST_DATABASE_URL === undefined) {
-    const db = await createPgliteDb({ dataDir: undefined });
+    // A copy of the migrated image: no initdb and no migrations per test file.
+    const db = await createPgliteDb({ dataDir: undefined, image: (await migratedImage()).tarball });
     await migrate(db);
     return { db, url: undefined, close: () => db.close() };
   }

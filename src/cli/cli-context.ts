@@ -47,6 +47,10 @@ export function createCliContext(argv: string[], env: NodeJS.ProcessEnv): CliCon
       page: { type: 'string' },
       limit: { type: 'string' },
       json: { type: 'boolean' },
+      memory: { type: 'boolean' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      fixtures: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });

@@ -7,6 +7,7 @@ import { type CliCommand, call, required } from './admin-call.ts';
 import type { CliContext } from './cli-context.ts';
 import { signClientAssertion } from './client-assertion-signer.ts';
 import { OPERATOR_COMMANDS } from './operator-commands.ts';
+import { START_COMMAND } from './start-command.ts';
 
 async function assertion(context: CliContext) {
   const demo = await readDemoClient(context.dataDir);
@@ -26,6 +27,7 @@ async function assertion(context: CliContext) {
 
 /** The command table; `openibs help` prints it. */
 export const COMMANDS: Record<string, CliCommand> = {
+  start: START_COMMAND,
   migrate: {
     usage:
       'migrate   apply pending migrations to DATABASE_URL (or DATA_DIR PGlite, server stopped)',

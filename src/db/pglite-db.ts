@@ -5,6 +5,8 @@ import type { Db, SqlParam, Tx } from './db.ts';
 export interface PgliteDbOptions {
   /** A folder for the data, or undefined for an in-memory database (tests). */
   readonly dataDir: string | undefined;
+  /** An in-memory database starts as a copy of this data-directory tarball (pglite-image.ts). */
+  readonly image?: Blob | undefined;
 }
 
 /**
@@ -17,6 +19,9 @@ export async function createPgliteDb(options: PgliteDbOptions): Promise<Db> {
   }
   const pglite = await PGlite.create({
     ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+    ...(options.image === undefined || options.dataDir !== undefined
+      ? {}
+      : { loadDataDir: options.image }),
     parsers: { [types.INT8]: (value: string) => BigInt(value) },
   });
   return wrapPglite(pglite);

@@ -43,6 +43,33 @@ export async function ensureDemoClient(
     }
     return { demo, created: false };
   }
+  const made = await createDemoClient(deps);
+  await mkdir(deps.dataDir, { recursive: true });
+  const privateKeyFile = path.resolve(deps.dataDir, DEMO_KEY_FILE);
+  await writeFile(privateKeyFile, made.privateKeyPem, { mode: 0o600 });
+  const demo: DemoClient = {
+    ibsClientId: made.ibsClientId,
+    oauthClientId: made.oauthClientId,
+    mainAccountNumber: made.mainAccountNumber,
+    baseUrl: deps.baseUrl,
+    privateKeyFile,
+  };
+  await writeFile(path.join(deps.dataDir, DEMO_FILE), JSON.stringify(demo, null, 2));
+  return { demo, created: true };
+}
+
+/** The demo client as made, its private key in memory (an in-memory sandbox writes no file). */
+export interface MadeDemoClient {
+  readonly ibsClientId: string;
+  readonly oauthClientId: string;
+  readonly mainAccountNumber: string;
+  readonly privateKeyPem: string;
+}
+
+/** Makes the demo client, its app and key pair, and its funded main account. */
+export async function createDemoClient(
+  deps: Omit<DemoDeps, 'dataDir' | 'baseUrl'>,
+): Promise<MadeDemoClient> {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const { client, mainAccount } = await deps.clientService.createClient({
     name: 'Demo Fintech Ltd',
@@ -65,20 +92,12 @@ export async function ensureDemoClient(
       },
     });
   }
-  await mkdir(deps.dataDir, { recursive: true });
-  const privateKeyFile = path.resolve(deps.dataDir, DEMO_KEY_FILE);
-  await writeFile(privateKeyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), {
-    mode: 0o600,
-  });
-  const demo: DemoClient = {
+  return {
     ibsClientId: client.id,
     oauthClientId: app.oauthClientId,
     mainAccountNumber: mainAccount.accountNumber,
-    baseUrl: deps.baseUrl,
-    privateKeyFile,
+    privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
   };
-  await writeFile(path.join(deps.dataDir, DEMO_FILE), JSON.stringify(demo, null, 2));
-  return { demo, created: true };
 }
 
 export async function readDemoClient(dataDir: string): Promise<DemoClient | undefined> {

@@ -17,7 +17,7 @@ export interface BeneficiaryServiceDeps {
   readonly bankName: (bankCode: string) => string | undefined;
 }
 
-interface Destination {
+export interface Destination {
   readonly bankCode: string;
   readonly accountNumber: string;
   readonly accountName: string;

@@ -1,0 +1,190 @@
+import { createServer } from 'node:net';
+import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'fastify';
+import { Redis } from 'ioredis';
+import { buildApp } from './app.ts';
+import { createBackgroundWorkers, reportTo } from './background-workers.ts';
+import { type Config, loadConfig, type Secrets } from './config/config.ts';
+import { createDb } from './db/create-db.ts';
+import type { Db } from './db/db.ts';
+import { migrate } from './db/migrate.ts';
+import { createPgliteDb } from './db/pglite-db.ts';
+import { migratedImage } from './db/pglite-image.ts';
+import { requestForLog } from './http/request-log.ts';
+import { createDemoClient, ensureDemoClient } from './sandbox/demo-client.ts';
+import { resolveSecrets } from './sandbox/secrets.ts';
+import { createServices, type Services } from './services.ts';
+import { systemClock } from './shared/clock.ts';
+import { newSecretToken } from './shared/ids.ts';
+
+export interface StartOptions {
+  /** The environment the configuration is read from (default: this process's). */
+  readonly env?: NodeJS.ProcessEnv;
+  /**
+   * Sandbox only: an embedded database in memory, started from a migrated image, with secrets
+   * made for this run; nothing is read from or written to DATA_DIR.
+   */
+  readonly memory?: boolean;
+  /** Overrides PORT; 0 picks a free port. */
+  readonly port?: number;
+  /** Overrides HOST. */
+  readonly host?: string;
+  /** Fastify's logger (default: the configured level, requests without secrets). */
+  readonly logger?: FastifyServerOptions['logger'];
+}
+
+/** The sandbox's demo client, made at the first start of a data folder or of a memory run. */
+export interface StartedDemoClient {
+  readonly ibsClientId: string;
+  readonly oauthClientId: string;
+  readonly mainAccountNumber: string;
+  /** In a memory run, its private key (PKCS#8 PEM); on disk, the key file's path instead. */
+  readonly privateKeyPem: string | undefined;
+  readonly privateKeyFile: string | undefined;
+  readonly created: boolean;
+}
+
+export interface StartedServer {
+  readonly url: string;
+  readonly port: number;
+  readonly config: Config;
+  readonly secrets: Secrets;
+  readonly app: FastifyInstance;
+  readonly services: Services;
+  readonly db: Db;
+  /** Sandbox: the demo client; production: undefined. */
+  readonly demo: StartedDemoClient | undefined;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts OpenIBS as `npm start` runs it: configuration, database, migrations, services, the
+ * HTTP app, the background workers, and in the sandbox the demo client. Used by the server's
+ * entry, the CLI's `start` and `openibs/testing`.
+ */
+export async function startServer(options: StartOptions = {}): Promise<StartedServer> {
+  const env = { ...(options.env ?? process.env) };
+  if (options.host !== undefined) {
+    env.HOST = options.host;
+  }
+  if (options.port !== undefined) {
+    // Port 0: a free port is found first, so the configured base URL (the assertions' audience)
+    // names the port the server really listens on.
+    env.PORT = String(options.port === 0 ? await freePort(env.HOST ?? '127.0.0.1') : options.port);
+  }
+  const memory = options.memory === true;
+  const config = loadConfig(env);
+  if (memory && (config.ibsEnv !== 'sandbox' || config.databaseUrl !== undefined)) {
+    throw new Error('--memory runs the sandbox on an embedded database: unset IBS_ENV and DATABASE_URL');
+  }
+  const secrets = memory ? memorySecrets(config) : await resolveSecrets(config);
+  let log: Pick<FastifyBaseLogger, 'warn' | 'error'> | undefined;
+  const db = memory
+    ? await createPgliteDb({ dataDir: undefined, image: (await migratedImage()).tarball })
+    : await createDb(config, {
+        onConnectionError: (error, unreported) =>
+          log?.warn(
+            { err: error, unreported },
+            'database connection lost (requests answer 503 until it is back)',
+          ),
+      });
+  await migrate(db);
+  const services = createServices({
+    config,
+    db,
+    clock: systemClock,
+    secrets,
+    onAuditError: (error) => log?.error({ err: error }, 'an audit event was not recorded'),
+  });
+  const redis = sharedLimitsRedis(config);
+  const app = await buildApp({
+    redis,
+    config,
+    services,
+    db,
+    clock: systemClock,
+    secrets,
+    logger: options.logger ?? {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.clientid', 'req.body'],
+      serializers: { req: requestForLog },
+    },
+  });
+  log = app.log;
+  const workers = createBackgroundWorkers({
+    config,
+    db,
+    clock: systemClock,
+    services,
+    // A run of failed rounds is reported once a minute, with how many failed in a row.
+    report: reportTo(app.log),
+  });
+  await app.listen({ port: config.port, host: config.host });
+  workers.start();
+  const demo = config.ibsEnv === 'sandbox' ? await demoClient(config, services, memory) : undefined;
+  return {
+    url: config.publicBaseUrl,
+    port: config.port,
+    config,
+    secrets,
+    app,
+    services,
+    db,
+    demo,
+    async close() {
+      await app.close();
+      await workers.stop();
+      await db.close();
+      redis?.disconnect();
+    },
+  };
+}
+
+/** Shared rate-limit counters, when several server processes must count together. */
+function sharedLimitsRedis(config: Config): Redis | undefined {
+  return config.rateLimits.redisUrl === undefined
+    ? undefined
+    : new Redis(config.rateLimits.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+}
+
+/** A memory run's secrets: those the environment sets, else new ones, kept nowhere. */
+function memorySecrets(config: Config): Secrets {
+  return {
+    adminToken: config.adminToken ?? newSecretToken(32),
+    tokenSigningSecret: config.tokenSigningSecret ?? newSecretToken(48),
+  };
+}
+
+async function demoClient(
+  config: Config,
+  services: Services,
+  memory: boolean,
+): Promise<StartedDemoClient> {
+  const deps = {
+    demoBalanceKobo: config.sandboxDemoBalanceKobo,
+    clientService: services.clientService,
+    network: services.rail,
+  };
+  if (memory) {
+    const made = await createDemoClient(deps);
+    return { ...made, privateKeyFile: undefined, created: true };
+  }
+  const { demo, created } = await ensureDemoClient({
+    ...deps,
+    dataDir: config.dataDir,
+    baseUrl: config.publicBaseUrl,
+  });
+  return { ...demo, privateKeyPem: undefined, created };
+}
+
+/** A port nobody listens on now (the OS picks it); taken by the server a moment later. */
+function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, host, () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
