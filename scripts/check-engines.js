@@ -13,7 +13,10 @@ const problems = Object.entries(lock.packages)
   .filter(([name, entry]) => name !== '' && (includeDev || entry.dev !== true))
   .filter(([, entry]) => entry.engines?.node !== undefined)
   .filter(([, entry]) => !semver.subset(promised, entry.engines.node, { loose: true }))
-  .map(([name, entry]) => `${name.replace(/^.*node_modules\//, '')}@${entry.version} needs node ${entry.engines.node}`);
+  .map(
+    ([name, entry]) =>
+      `${name.replace(/^.*node_modules\//, '')}@${entry.version} needs node ${entry.engines.node}`,
+  );
 
 if (problems.length > 0) {
   console.error(`engines.node is "${promised}", but:\n  ${problems.join('\n  ')}`);

@@ -74,7 +74,9 @@ export async function startServer(options: StartOptions = {}): Promise<StartedSe
   const memory = options.memory === true;
   const config = loadConfig(env);
   if (memory && (config.ibsEnv !== 'sandbox' || config.databaseUrl !== undefined)) {
-    throw new Error('--memory runs the sandbox on an embedded database: unset IBS_ENV and DATABASE_URL');
+    throw new Error(
+      '--memory runs the sandbox on an embedded database: unset IBS_ENV and DATABASE_URL',
+    );
   }
   const secrets = memory ? memorySecrets(config) : await resolveSecrets(config);
   let log: Pick<FastifyBaseLogger, 'warn' | 'error'> | undefined;

@@ -4,6 +4,7 @@ import type { AuditLog } from '../../audit/index.ts';
 import { requireAdminToken } from '../../http/plugins/admin-auth.ts';
 import type { Limiter, Lockout } from '../../http/plugins/rate-limits.ts';
 import { recordOperatorActions } from '../operator-audit.ts';
+import { type AccountByNumberRouteOptions, accountByNumberRoute } from './account-by-number.ts';
 import { type AccountFreezeRoutesOptions, accountFreezeRoutes } from './account-freezes.ts';
 import { type AppRoutesOptions, appRoutes } from './apps.ts';
 import { auditEventRoutes } from './audit-events.ts';
@@ -84,6 +85,7 @@ export type AdminRoutesOptions = {
   AppRoutesOptions &
   ClientAccessRoutesOptions &
   AccountFreezeRoutesOptions &
+  AccountByNumberRouteOptions &
   SandboxCreditRouteOptions &
   SandboxVirtualAccountPaymentRouteOptions &
   SandboxUssdDialRouteOptions &
@@ -114,6 +116,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
   await app.register(clientAccessRoutes, options);
   await app.register(auditEventRoutes, options);
   await app.register(accountFreezeRoutes, options);
+  await app.register(accountByNumberRoute, options);
   await app.register(sandboxCreditRoute, options);
   await app.register(sandboxVirtualAccountPaymentRoute, options);
   await app.register(sandboxUssdDialRoute, options);

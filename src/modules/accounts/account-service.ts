@@ -192,10 +192,20 @@ export function createAccountService(deps: AccountServiceDeps) {
     return account;
   }
 
+  /** Operator use: any client's account by its number. */
+  async function findByNumber(accountNumber: string): Promise<Account> {
+    const account = await accountRepository.findAccountByNumber(deps.db, accountNumber);
+    if (account === undefined) {
+      throw recordNotFound();
+    }
+    return account;
+  }
+
   return {
     openAccount,
     createAccount,
     getAccount,
+    findByNumber,
     listAccounts,
     listAllAccounts,
     updateNotificationSettings,
