@@ -24,6 +24,7 @@ import {
 } from './report.ts';
 import type { BalanceCheck, SeedSummary } from './seed-ledger.ts';
 import { type ServerProcess, startServer } from './server-process.ts';
+import { renderStartTable, runStartBench } from './start.ts';
 import { type StatementScenario, statementScenarios, timeStatements } from './statements.ts';
 import {
   BENCH_INSTITUTION_CODE,
@@ -122,6 +123,12 @@ async function main(): Promise<void> {
     const webhooks = await runWebhookBench({ rounds: options.rounds, quick: options.quick });
     process.stdout.write(`\n${renderWebhookTable(webhooks)}\n`);
     document.webhooks = webhooks;
+  }
+  if (options.only.includes('start')) {
+    log('start: openibs start --memory to its first /health 200, against a bare Node server');
+    const start = await runStartBench({ rounds: options.quick ? 3 : 10 });
+    process.stdout.write(`\n${renderStartTable(start)}\n`);
+    document.start = start;
   }
   await writeJson(options.outPath, { ...document, startedAt, finishedAt: new Date(), options });
   process.stdout.write(`\nJSON summary: ${options.outPath}\n`);
