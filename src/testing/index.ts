@@ -26,6 +26,8 @@ export interface SandboxClient {
   readonly ibsClientId: string;
   readonly oauthClientId: string;
   readonly privateKeyPem: string;
+  /** A client assertion signed at the bank's time (for SDKs that take one). */
+  assertion(): Promise<string>;
   /** A fresh access token (a client assertion signed at the bank's time, then /oauth2/token). */
   token(): Promise<string>;
   /** Headers for an API call: the bearer token and ClientID. */
@@ -248,13 +250,14 @@ function signedInClient(
   keys: ClientKeys,
   bankNow: () => Promise<Date>,
 ): SandboxClient {
-  const token = async () => {
-    const assertion = await signClientAssertion({
+  const assertion = async () =>
+    signClientAssertion({
       oauthClientId: keys.oauthClientId,
       privateKeyPem: keys.privateKeyPem,
       audience: baseUrl,
       now: await bankNow(),
     });
+  const token = async () => {
     const response = await fetch(`${baseUrl}/oauth2/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -262,7 +265,7 @@ function signedInClient(
         grant_type: 'client_credentials',
         client_id: keys.oauthClientId,
         client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
-        client_assertion: assertion,
+        client_assertion: await assertion(),
       }),
     });
     const answer = (await response.json()) as { access_token?: string; message?: string };
@@ -273,6 +276,7 @@ function signedInClient(
   };
   return {
     ...keys,
+    assertion,
     token,
     headers: async () => ({ authorization: `Bearer ${await token()}`, clientid: keys.ibsClientId }),
   };
