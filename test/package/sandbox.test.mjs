@@ -14,7 +14,7 @@ const VirtualAccount = require('@specialman/safehaven/services/virtualAccount.js
 
 const FIXTURES = fileURLToPath(new URL('./fixtures.json', import.meta.url));
 const ACME_ACCOUNT = '0000001013';
-const SHOP_ACCOUNT = '0000002026';
+const SHOP_ACCOUNT = '0000002027';
 const OUR_BANK = '999240';
 
 describe('a payout service tested against the OpenIBS sandbox', () => {
