@@ -217,6 +217,7 @@ export function createServices(deps: ServiceDeps) {
     biller,
     statusQueryScheduleSeconds: config.vas.statusQueryScheduleSeconds,
     batches,
+    callbackPolicy: destinationPolicy(config),
   });
   const ussdGateway = guardUssdGateway(
     deps.ussdGateway ?? createUssdGateway(config, clock, db),

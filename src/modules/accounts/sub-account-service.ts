@@ -45,7 +45,7 @@ export function createSubAccountService(deps: SubAccountServiceDeps) {
     const metadata = body.metadata ?? {};
     const autoSweep = await autoSweepFor(principal, body, undefined);
     if (body.callbackUrl !== undefined) {
-      await checkDestination(body.callbackUrl, deps.callbackPolicy);
+      await checkDestination(body.callbackUrl, deps.callbackPolicy, 'callbackUrl');
     }
     let accountId: string;
     try {
@@ -94,7 +94,7 @@ export function createSubAccountService(deps: SubAccountServiceDeps) {
     }
     refuseIdentityChange(account, body);
     if (body.callbackUrl !== undefined && body.callbackUrl !== null) {
-      await checkDestination(body.callbackUrl, deps.callbackPolicy);
+      await checkDestination(body.callbackUrl, deps.callbackPolicy, 'callbackUrl');
     }
     const changes = {
       clientId: principal.clientId,

@@ -11,7 +11,9 @@ import type { Clock } from '../../shared/clock.ts';
 import { isObjectId, newObjectId } from '../../shared/ids.ts';
 import { invariant } from '../../shared/invariant.ts';
 import type { Kobo } from '../../shared/money.ts';
+import type { DestinationPolicy } from '../../webhooks/destination-guard.ts';
 import { type OutboxEvent, outboxEventsJson } from '../../webhooks/outbox.ts';
+import { checkDestination } from '../../webhooks/webhook-service.ts';
 import { findOwnActiveAccount } from '../accounts/index.ts';
 import type { Category } from './catalogue.ts';
 import { commissionOn } from './catalogue.ts';
@@ -36,6 +38,8 @@ export interface VasPurchaseServiceDeps {
   /** Delays between status queries of a pending purchase; the last repeats. */
   readonly statusQueryScheduleSeconds: readonly number[];
   readonly batches: GroupCommitLimits;
+  /** Where a purchase's statusUrl may point: the webhook destination policy. */
+  readonly callbackPolicy: DestinationPolicy;
 }
 
 /** A purchase as a route asks for it (amounts in kobo, the path's service). */
@@ -79,6 +83,9 @@ export function createVasPurchaseService(deps: VasPurchaseServiceDeps) {
     requestHash: string,
     idempotencyKey?: string,
   ): Promise<Purchase> {
+    if (request.statusUrl !== undefined) {
+      await checkDestination(request.statusUrl, deps.callbackPolicy, 'statusUrl');
+    }
     const category = await categoryFor(request);
     const service = serviceOf(request, category);
     const product = await checkAmountFor(deps.db, request, category, service);
