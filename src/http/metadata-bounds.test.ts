@@ -1,11 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
-import {
-  individualSubAccountBody,
-  openSubAccount,
-  sandboxCredit,
-} from '../../test/factories.ts';
+import { individualSubAccountBody, openSubAccount, sandboxCredit } from '../../test/factories.ts';
 import { useRouteContext } from '../../test/shared-route-tests.ts';
 import { FREE_FORM_LIMITS } from './free-form.ts';
 

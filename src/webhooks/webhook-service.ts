@@ -136,6 +136,8 @@ export async function checkDestination(
       error instanceof BlockedDestinationError
         ? `is not an allowed webhook destination: ${error.message}`
         : 'could not be resolved';
-    throw new AppError('VALIDATION_ERROR', `${field} ${message}`, { details: [{ field, message }] });
+    throw new AppError('VALIDATION_ERROR', `${field} ${message}`, {
+      details: [{ field, message }],
+    });
   }
 }

@@ -84,9 +84,7 @@ describe('admin: the VAS catalogue', () => {
       isAmountFixed: true,
     }));
     const url = `/admin/vas/service-categories/${VAS.mtnData}/products`;
-    const answers = await Promise.all(
-      Array.from({ length: 10 }, () => put(url, { products })),
-    );
+    const answers = await Promise.all(Array.from({ length: 10 }, () => put(url, { products })));
     assert.deepEqual(
       answers.map((answer) => answer.statusCode),
       Array.from({ length: 10 }, () => 200),
