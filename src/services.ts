@@ -217,6 +217,7 @@ export function createServices(deps: ServiceDeps) {
     biller,
     statusQueryScheduleSeconds: config.vas.statusQueryScheduleSeconds,
     batches,
+    limits: config.transfers,
     callbackPolicy: destinationPolicy(config),
   });
   const ussdGateway = guardUssdGateway(
