@@ -28,6 +28,7 @@ describe('the audit log stores what an attacker typed', () => {
       details: {
         'key\u0000': 'value\ud83d',
         nested: { list: ['\u0000', { 'deep\udfff': 'ok 😀' }], count: 2, none: null },
+        when: new Date('2026-03-02T09:00:00.000Z'),
       },
       request: { ip: '10.0.0.1', id: 'req\u0000' },
     });
@@ -45,6 +46,7 @@ describe('the audit log stores what an attacker typed', () => {
     assert.deepEqual(event?.details, {
       'key\\u0000': 'value\\ud83d',
       nested: { list: ['\\u0000', { 'deep\\udfff': 'ok 😀' }], count: 2, none: null },
+      when: '2026-03-02T09:00:00.000Z',
     });
   });
 });

@@ -48,6 +48,10 @@ export function escapeUnstorableDeep(value: unknown, depth = 0): unknown {
   if (value === null || typeof value !== 'object') {
     return value;
   }
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+    // A Date and the like: escaped as the JSON text it would have been stored as.
+    return escapeUnstorableDeep((value as { toJSON(): unknown }).toJSON(), depth);
+  }
   if (depth > MAX_DEPTH) {
     return '[too deep]';
   }
