@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../db/database-unavailable.ts';
 import type { Db } from '../db/db.ts';
 import { AppError, DATABASE_RETRY_AFTER_SECONDS } from '../errors/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -50,6 +51,11 @@ export function createAuditLog(deps: {
         await write(entry);
       } catch (error) {
         deps.onError?.(error, entry);
+        if (isDatabaseUnavailable(error)) {
+          // The whole database is away: the answer every route gives then (503
+          // DATABASE_UNAVAILABLE, Retry-After), which clients already retry on.
+          throw error;
+        }
         throw new AppError('AUDIT_TRAIL_UNAVAILABLE', undefined, {
           cause: error,
           headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
