@@ -2,11 +2,14 @@ import { randomUUID } from 'node:crypto';
 import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, {
+  type FastifyError,
   type FastifyInstance,
+  type FastifyReply,
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
 import type { Redis } from 'ioredis';
+import { isAdminPath, recordUnroutedAdminCall } from './admin/operator-audit.ts';
 import { adminRoutes } from './admin/routes/index.ts';
 import { requireAccessToken } from './auth/authenticate.ts';
 import { tokenRoute } from './auth/routes/token.ts';
@@ -14,6 +17,7 @@ import type { Config, Secrets } from './config/config.ts';
 import { dashboardRoutes } from './dashboard/index.ts';
 import type { Db } from './db/db.ts';
 import {
+  frameworkErrorOf,
   installErrorHandlers,
   renderClientError,
   renderFrameworkError,
@@ -22,6 +26,7 @@ import { healthRoutes } from './http/health.ts';
 import { installRequestMetrics, metricsRoute } from './http/metrics.ts';
 import { installClientInput } from './http/plugins/client-input.ts';
 import { createEnumerationGuard } from './http/plugins/enumeration-guard.ts';
+import { parseFormBody } from './http/plugins/form-parser.ts';
 import { installJsonParser } from './http/plugins/json-parser.ts';
 import { registerOpenApi } from './http/plugins/openapi.ts';
 import { addPrivacyHeaders } from './http/plugins/privacy-headers.ts';
@@ -72,7 +77,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: deps.logger ?? false,
     requestIdHeader: false,
     schemaController: { compilersFactory: { buildValidator: createValidatorFactory() } },
-    frameworkErrors: renderFrameworkError,
+    frameworkErrors: answerFrameworkError(services.auditLog),
     clientErrorHandler: renderClientError,
     genReqId: (request) => {
       const incoming = request.headers['x-request-id'];
@@ -82,10 +87,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(config.exposure.trustProxy === undefined ? {} : { trustProxy: config.exposure.trustProxy }),
     ...serverTimeoutOptions(config.http),
   }).withTypeProvider<TypeBoxTypeProvider>();
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-    addPrivacyHeaders(request, reply);
-  });
+  app.addHook('onSend', async (request, reply) => addUsualHeaders(request, reply));
   installErrorHandlers(app);
   installJsonParser(app);
   installClientInput(app);
@@ -101,7 +103,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (metrics !== undefined) {
     installRequestMetrics(app, metrics);
   }
-  await app.register(formbody);
+  await app.register(formbody, { parser: parseFormBody });
   await registerOpenApi(app, config);
 
   const limits = config.rateLimits;
@@ -295,4 +297,25 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   }
   return app;
+}
+
+/** What every answer carries, whichever layer made it: its request id and the privacy headers. */
+function addUsualHeaders(request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('x-request-id', request.id);
+  addPrivacyHeaders(request, reply);
+}
+
+/**
+ * The router's own refusals (a bad percent-encoding, an over-long id) run no hook: they get the
+ * usual headers here, and one under /admin is recorded as a refused admin call like any other.
+ */
+function answerFrameworkError(auditLog: Services['auditLog']) {
+  return async (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    addUsualHeaders(request, reply);
+    if (isAdminPath(request.url)) {
+      const status = frameworkErrorOf(error).httpStatus;
+      await recordUnroutedAdminCall(auditLog, request, status);
+    }
+    return renderFrameworkError(error, reply);
+  };
 }

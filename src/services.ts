@@ -218,6 +218,8 @@ export function createServices(deps: ServiceDeps) {
     biller,
     statusQueryScheduleSeconds: config.vas.statusQueryScheduleSeconds,
     batches,
+    limits: config.transfers,
+    callbackPolicy: destinationPolicy(config),
   });
   const ussdGateway = guardUssdGateway(
     deps.ussdGateway ?? createUssdGateway(config, clock, db),

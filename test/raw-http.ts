@@ -16,13 +16,13 @@ export interface RawResponse {
 export type RawSend = (
   method: string,
   path: string,
-  options?: { headers?: Record<string, string>; body?: string | object },
+  options?: { headers?: Record<string, string>; body?: string | Buffer | object },
 ) => Promise<RawResponse>;
 
 /**
  * Requests as a client's HTTP library sends them, over a real socket to the listening app: the
- * path goes out byte for byte (no URL normalising), a string body goes out as it is, an object
- * as JSON. Every request carries `Content-Type: application/json`, as the clients studied do.
+ * path goes out byte for byte (no URL normalising), a string or Buffer body goes out as it is, an
+ * object as JSON. Every request carries `Content-Type: application/json`, as the clients studied do.
  */
 export async function listenRaw(app: FastifyInstance): Promise<RawSend> {
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -32,7 +32,7 @@ export async function listenRaw(app: FastifyInstance): Promise<RawSend> {
       const payload =
         options.body === undefined
           ? undefined
-          : typeof options.body === 'string'
+          : typeof options.body === 'string' || Buffer.isBuffer(options.body)
             ? options.body
             : JSON.stringify(options.body);
       const outgoing = request(

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AuditLog } from '../audit/index.ts';
+import type { AuditEntry, AuditLog } from '../audit/index.ts';
 
 const OPERATOR_LABEL = /^[A-Za-z0-9._@-]{1,64}$/;
 const ID_FIELDS = ['_id', 'id', 'accountNumber', 'reference', 'sessionId'] as const;
@@ -10,24 +10,66 @@ const ID_FIELDS = ['_id', 'id', 'accountNumber', 'reference', 'sessionId'] as co
  * sends; the admin token itself is shared and never recorded), what (method and route), the
  * target (the route's ids, or the id of what was created), the outcome (the status) and from
  * where (the source IP). Request bodies are never recorded: they may hold keys and secrets.
+ *
+ * An action is also recorded as `started` once it is authorised and valid, before it runs: a
+ * crash cannot lose its trace, and when even that row cannot be written the action is refused
+ * (503) and does not happen.
  */
 export function recordOperatorActions(app: FastifyInstance, auditLog: AuditLog): void {
+  app.addHook('preHandler', async (request) => {
+    if (!isRead(request.method)) {
+      await auditLog.recordOrRefuse(operatorCall(request, 'started'));
+    }
+  });
   app.addHook('onSend', async (request, reply, payload) => {
     const status = reply.statusCode;
-    if (request.method === 'GET' && status < 400) {
+    if (isRead(request.method) && status < 400) {
       return payload;
     }
-    const params = (request.params ?? {}) as Record<string, unknown>;
-    await auditLog.record({
-      actor: operatorOf(request),
-      action: `admin.${request.method.toLowerCase()} ${request.routeOptions.url ?? 'unknown-route'}`,
-      target: targetOf(params, status === 201 ? createdId(payload) : undefined),
-      outcome: String(status),
-      details: { params: scalarParams(params) },
-      request,
-    });
+    const created = status === 201 ? createdId(payload) : undefined;
+    await auditLog.record(operatorCall(request, String(status), created));
     return payload;
   });
+}
+
+/**
+ * A call under /admin that the router refused before any admin route ran (a bad
+ * percent-encoding, an over-long id): recorded like any refused admin call, with its path.
+ */
+export function recordUnroutedAdminCall(
+  auditLog: AuditLog,
+  request: FastifyRequest,
+  status: number,
+): Promise<void> {
+  const path = request.url.split('?')[0] ?? '';
+  return auditLog.record({
+    actor: operatorOf(request),
+    action: `admin.${request.method.toLowerCase()} unrouted`,
+    target: null,
+    outcome: String(status),
+    details: { path: path.slice(0, 200) },
+    request,
+  });
+}
+
+export function isAdminPath(url: string): boolean {
+  return url === '/admin' || url.startsWith('/admin/') || url.startsWith('/admin?');
+}
+
+function isRead(method: string): boolean {
+  return method === 'GET' || method === 'HEAD';
+}
+
+function operatorCall(request: FastifyRequest, outcome: string, created?: string): AuditEntry {
+  const params = (request.params ?? {}) as Record<string, unknown>;
+  return {
+    actor: operatorOf(request),
+    action: `admin.${request.method.toLowerCase()} ${request.routeOptions.url ?? 'unknown-route'}`,
+    target: targetOf(params, created),
+    outcome,
+    details: { params: scalarParams(params) },
+    request,
+  };
 }
 
 function operatorOf(request: FastifyRequest): string {

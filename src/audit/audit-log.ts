@@ -1,6 +1,9 @@
 import type { FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../db/database-unavailable.ts';
 import type { Db } from '../db/db.ts';
+import { AppError, DATABASE_RETRY_AFTER_SECONDS } from '../errors/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
+import { escapeUnstorable, escapeUnstorableDeep } from '../shared/storable-text.ts';
 import {
   type AuditEvent,
   type AuditQuery,
@@ -21,6 +24,11 @@ export interface AuditLog {
    * is reported to `onError` (the process log) and not thrown.
    */
   record(entry: AuditEntry): Promise<void>;
+  /**
+   * Appends the event of an action before it runs, or throws 503 AUDIT_TRAIL_UNAVAILABLE: an
+   * action that cannot be recorded must not happen.
+   */
+  recordOrRefuse(entry: AuditEntry): Promise<void>;
   list(query: AuditQuery): ReturnType<typeof listAuditEvents>;
 }
 
@@ -29,23 +37,51 @@ export function createAuditLog(deps: {
   readonly clock: Clock;
   readonly onError?: (error: unknown, entry: AuditEntry) => void;
 }): AuditLog {
+  const write = (entry: AuditEntry) => insertAuditEvent(deps.db, storable(deps.clock, entry));
   return {
     async record(entry) {
       try {
-        await insertAuditEvent(deps.db, {
-          at: deps.clock.now(),
-          actor: entry.actor,
-          action: entry.action,
-          target: entry.target,
-          outcome: entry.outcome,
-          sourceIp: entry.request?.ip ?? null,
-          requestId: entry.request?.id ?? null,
-          details: entry.details ?? {},
-        });
+        await write(entry);
       } catch (error) {
         deps.onError?.(error, entry);
       }
     },
+    async recordOrRefuse(entry) {
+      try {
+        await write(entry);
+      } catch (error) {
+        deps.onError?.(error, entry);
+        if (isDatabaseUnavailable(error)) {
+          // The whole database is away: the answer every route gives then (503
+          // DATABASE_UNAVAILABLE, Retry-After), which clients already retry on.
+          throw error;
+        }
+        throw new AppError('AUDIT_TRAIL_UNAVAILABLE', undefined, {
+          cause: error,
+          headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
+        });
+      }
+    },
     list: (query) => listAuditEvents(deps.db, query),
+  };
+}
+
+/**
+ * The row as the database can always take it, whatever the caller put in it: every string, the
+ * keys and values of `details` at any depth included, has U+0000 and lone surrogates written as
+ * visible `\uXXXX` escapes (an attacker's path or claim is recorded, not lost).
+ */
+function storable(clock: Clock, entry: AuditEntry): AuditEvent {
+  const text = (value: string | null | undefined) =>
+    value === null || value === undefined ? null : escapeUnstorable(value);
+  return {
+    at: clock.now(),
+    actor: escapeUnstorable(entry.actor),
+    action: escapeUnstorable(entry.action),
+    target: text(entry.target),
+    outcome: escapeUnstorable(entry.outcome),
+    sourceIp: text(entry.request?.ip),
+    requestId: text(entry.request?.id),
+    details: escapeUnstorableDeep(entry.details ?? {}) as AuditEvent['details'],
   };
 }

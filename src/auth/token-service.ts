@@ -1,10 +1,11 @@
-import { decodeJwt } from 'jose';
+import { decodeJwt, decodeProtectedHeader } from 'jose';
 import type { AuditLog } from '../audit/index.ts';
 import type { Db, Queryable } from '../db/db.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
 import { sha256Hex } from '../shared/hashing.ts';
 import { newObjectId, newSecretToken } from '../shared/ids.ts';
+import { holdsUnstorableText } from '../shared/storable-text.ts';
 import type { AccessTokenIssuer } from './access-tokens.ts';
 import { type AssertionPolicy, verifyClientAssertion } from './client-assertion.ts';
 import type { OAuthAppRecord } from './oauth-app-repository.ts';
@@ -277,7 +278,25 @@ function requireAssertion(request: TokenRequest): string {
   if (request.client_assertion === undefined || request.client_assertion === '') {
     throw new AppError('OAUTH_INVALID_REQUEST', 'client_assertion is required.');
   }
+  refuseUnstorableClaims(request.client_assertion);
   return request.client_assertion;
+}
+
+/**
+ * An assertion's header and claims are the caller's own text, and `sub` and `jti` are looked up
+ * and stored: one holding U+0000 or a lone surrogate anywhere (a claim's name included) is a
+ * malformed assertion, refused before any lookup like one that does not decode.
+ */
+function refuseUnstorableClaims(assertion: string): void {
+  let decoded: unknown[];
+  try {
+    decoded = [decodeProtectedHeader(assertion), decodeJwt(assertion)];
+  } catch {
+    return; // jwtVerify refuses it as malformed, before any lookup by its claims
+  }
+  if (holdsUnstorableText(decoded)) {
+    throw new AppError('OAUTH_INVALID_CLIENT', MALFORMED_ASSERTION);
+  }
 }
 
 function assertionSubject(assertion: string): string | undefined {
@@ -285,6 +304,8 @@ function assertionSubject(assertion: string): string | undefined {
     const sub = decodeJwt(assertion).sub;
     return typeof sub === 'string' ? sub : undefined;
   } catch {
-    throw new AppError('OAUTH_INVALID_CLIENT', 'The client assertion is malformed.');
+    throw new AppError('OAUTH_INVALID_CLIENT', MALFORMED_ASSERTION);
   }
 }
+
+const MALFORMED_ASSERTION = 'The client assertion is malformed.';

@@ -37,3 +37,31 @@ export function readKycLimits(read: EnvReader): ReadonlyMap<string, KycLimits> {
   }
   return limits;
 }
+
+/** The limits every account has, and the lower ones of the KYC levels below full KYC. */
+export interface MoneyOutLimits {
+  readonly perTransferLimitKobo: bigint;
+  readonly dailyLimitKobo: bigint;
+  readonly limitsByKycLevel: ReadonlyMap<string, KycLimits>;
+}
+
+/**
+ * An account's limits: the general ones, lowered for its KYC level. The daily one bounds all the
+ * money that leaves by its daily limit key in a UTC day, transfers and VAS purchases alike.
+ */
+export function limitsFor(limits: MoneyOutLimits, kycLevel: string): KycLimits {
+  const tier = limits.limitsByKycLevel.get(kycLevel);
+  const lower = (general: bigint, tiered: bigint | undefined) =>
+    tiered !== undefined && tiered < general ? tiered : general;
+  return {
+    perTransferKobo: lower(limits.perTransferLimitKobo, tier?.perTransferKobo),
+    dailyKobo: lower(limits.dailyLimitKobo, tier?.dailyKobo),
+  };
+}
+
+/** What a refusal for the daily limit says: whether the identity's accounts share it. */
+export function dailyLimitMessage(sharedByIdentity: boolean): string {
+  return sharedByIdentity
+    ? 'Amount is above the daily limit that the accounts opened on this identity share.'
+    : "Amount is above the account's daily limit.";
+}

@@ -107,6 +107,11 @@ export const ERROR_CODES = {
     httpStatus: 503,
     message: 'The database is not reachable right now. Try again shortly.',
   },
+  AUDIT_TRAIL_UNAVAILABLE: {
+    httpStatus: 503,
+    message:
+      'The audit trail cannot record this action right now, so nothing was done. Try again shortly.',
+  },
   // OAuth token endpoint (RFC 6749 section 5.2): rendered with the OAuth code as `error`.
   OAUTH_INVALID_REQUEST: { httpStatus: 400, message: 'The request is missing a parameter.' },
   OAUTH_INVALID_CLIENT: { httpStatus: 401, message: 'Client authentication failed.' },

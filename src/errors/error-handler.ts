@@ -57,17 +57,17 @@ export function installErrorHandlers(app: FastifyInstance): void {
 /**
  * Errors Fastify's router meets before any route runs (Fastify's `frameworkErrors` option): a bad
  * percent-encoding is INVALID_URL; a path parameter over the router's length limit can only be a
- * malformed id, which the contract answers as an unknown record.
+ * malformed id, which the contract answers as an unknown record. No hook runs for these answers:
+ * the caller of this function adds the headers every answer carries.
  */
-export function renderFrameworkError(
-  error: FastifyError,
-  _request: FastifyRequest,
-  reply: FastifyReply,
-) {
-  const appError =
-    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-      ? new AppError('RECORD_NOT_FOUND', undefined, { cause: error })
-      : new AppError('INVALID_URL', undefined, { cause: error });
+export function frameworkErrorOf(error: FastifyError): AppError {
+  return error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+    ? new AppError('RECORD_NOT_FOUND', undefined, { cause: error })
+    : new AppError('INVALID_URL', undefined, { cause: error });
+}
+
+export function renderFrameworkError(error: FastifyError, reply: FastifyReply) {
+  const appError = frameworkErrorOf(error);
   return reply.status(appError.httpStatus).send(renderError(appError));
 }
 
@@ -91,7 +91,8 @@ export function renderClientError(error: NodeJS.ErrnoException, socket: Duplex):
     socket.write(
       `HTTP/1.1 ${appError.httpStatus} ${STATUS_CODES[appError.httpStatus]}\r\n` +
         `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        `X-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`,
+        `X-Request-Id: ${randomUUID()}\r\nX-Content-Type-Options: nosniff\r\n` +
+        `Cache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
     );
   }
   socket.destroy();

@@ -1,4 +1,5 @@
 import { type TSchema, Type } from 'typebox';
+import { FREE_FORM_KEYWORD, FREE_FORM_LIMITS } from './free-form.ts';
 
 export const PAGE_LIMIT_MAX = 100;
 
@@ -68,12 +69,13 @@ export const DateQuery = Type.String({
 
 /**
  * Free key-value pairs a client keeps on a record. A JSON-encoded object string is read as the
- * object (client-input.ts); the service limits the stored size.
+ * object (client-input.ts); every free-form object is bounded by FREE_FORM_LIMITS (free-form.ts).
  */
 export const MetadataSchema = Type.Record(Type.String(), Type.Unknown(), {
-  maxProperties: 50,
+  maxProperties: FREE_FORM_LIMITS.entries,
   propertyNames: { maxLength: 100 },
-  description: 'Free key-value pairs (at most 50 keys of up to 100 characters, 8 KB as JSON).',
+  [FREE_FORM_KEYWORD]: FREE_FORM_LIMITS,
+  description: `Free key-value pairs: at most ${FREE_FORM_LIMITS.entries} keys of up to 100 characters, ${FREE_FORM_LIMITS.bytes} bytes as JSON, objects and lists nested at most ${FREE_FORM_LIMITS.depth} levels deep (this object is the first) with at most ${FREE_FORM_LIMITS.entries} entries each.`,
 });
 
 /** Errors every authenticated route can answer, for the OpenAPI document. */

@@ -120,15 +120,24 @@ export function createWebhookService(deps: WebhookServiceDeps) {
 
 export type WebhookService = ReturnType<typeof createWebhookService>;
 
-/** Refuses (400) a webhook URL the destination policy does not allow. */
-export async function checkDestination(url: string, policy: DestinationPolicy): Promise<void> {
+/**
+ * Refuses (400, naming `field`) a URL the destination policy does not allow: every URL that
+ * OpenIBS will call back is checked so when it is given, whichever field carries it.
+ */
+export async function checkDestination(
+  url: string,
+  policy: DestinationPolicy,
+  field = 'url',
+): Promise<void> {
   try {
     await resolveAndCheck(checkUrlForm(url, policy), policy);
   } catch (error) {
     const message =
       error instanceof BlockedDestinationError
-        ? `url is not an allowed webhook destination: ${error.message}`
-        : 'url could not be resolved';
-    throw new AppError('VALIDATION_ERROR', message, { details: [{ field: 'url', message }] });
+        ? `is not an allowed webhook destination: ${error.message}`
+        : 'could not be resolved';
+    throw new AppError('VALIDATION_ERROR', `${field} ${message}`, {
+      details: [{ field, message }],
+    });
   }
 }

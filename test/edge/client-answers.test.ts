@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { type AddressInfo, connect } from 'node:net';
 import { before, describe, it } from 'node:test';
 import { type RawClient, type RawResponse, type RawSend, useRawClient } from '../raw-http.ts';
 
@@ -127,7 +128,11 @@ describe('edge contract: what clients read', () => {
       assert.equal(response.body.code, code);
       assert.equal(response.body.message, response.body.error_description);
       assert.equal(typeof response.body.error, 'string');
+      // The usual headers, whichever layer refused the request.
+      assert.equal(typeof response.headers['x-request-id'], 'string', 'x-request-id');
       assert.match(String(response.headers['x-request-id']), /^[A-Za-z0-9._-]+$/);
+      assert.equal(response.headers['x-content-type-options'], 'nosniff');
+      assert.equal(response.headers['cache-control'], 'no-store');
     }
 
     it('an over-long path parameter is an unknown record', async () => {
@@ -141,6 +146,34 @@ describe('edge contract: what clients read', () => {
       assertEnvelope(response, 400, 'INVALID_URL');
       assert.ok(!response.text.includes('hunter2'));
       assert.ok(!response.text.includes('%E0'));
+    });
+
+    it('a malformed escape (%zz), a 101-character id or bytes that are not UTF-8 in the path', async () => {
+      assertEnvelope(await call('GET', '/accounts/%zz'), 400, 'INVALID_URL');
+      assertEnvelope(await call('GET', '/accounts/%ED%A0%80'), 400, 'INVALID_URL');
+      assertEnvelope(await call('GET', `/accounts/${'a'.repeat(101)}`), 400, 'RECORD_NOT_FOUND');
+      assertEnvelope(await send('POST', '/admin/accounts/%zz/freeze'), 400, 'INVALID_URL');
+    });
+
+    it('a request the HTTP parser refuses is answered in the envelope, with the usual headers', async () => {
+      const { port } = client().testApp.app.server.address() as AddressInfo;
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1', () =>
+          socket.write('GET /accounts HTTP/1.1\r\nHost: x\r\nNot a header\r\n\r\n'),
+        );
+        let text = '';
+        socket.setEncoding('utf8');
+        socket.on('data', (chunk) => {
+          text += chunk;
+        });
+        socket.on('close', () => resolve(text));
+        socket.on('error', reject);
+      });
+      assert.match(answer, /^HTTP\/1\.1 400 /);
+      assert.match(answer, /\r\nx-request-id: [0-9a-f-]{36}\r\n/i);
+      assert.match(answer, /\r\nx-content-type-options: nosniff\r\n/i);
+      assert.match(answer, /\r\ncache-control: no-store\r\n/i);
+      assert.match(answer, /"code":"VALIDATION_ERROR"/);
     });
 
     it('an unknown route is 404 without the query string', async () => {

@@ -287,6 +287,46 @@ describe('edge contract: what clients send', () => {
         assert.equal((await call('GET', `/transfers?${query}`)).status, 400, query);
       }
     });
+
+    it('percent-encoded bytes that are not UTF-8 (or U+0000) are refused in any query value or name', async () => {
+      const queries = [
+        '/webhooks/deliveries?type=%ED%A0%80',
+        '/webhooks/deliveries?type=%C0%80',
+        '/webhooks/deliveries?type=%E0%A4%A',
+        '/webhooks/deliveries?type=%FF',
+        '/webhooks/deliveries?type=a%zz',
+        '/webhooks/deliveries?status=pending&%ED%A0%80=1',
+        '/webhooks/deliveries?type=%00',
+        '/transfers?accountId=%ED%B0%80',
+        '/accounts?limit=10&page=%E2%82',
+      ];
+      for (const url of queries) {
+        const response = await call('GET', url);
+        assert.equal(response.status, 400, `${url}: ${response.text}`);
+        assert.equal(response.body.code, 'VALIDATION_ERROR', url);
+      }
+      const fine = await call('GET', '/webhooks/deliveries?type=transfer%E2%82%AC');
+      assert.equal(fine.status, 200, `valid UTF-8 is read as usual: ${fine.text}`);
+    });
+
+    it('a JSON body whose bytes are not UTF-8 is refused, not read with replacement characters', async () => {
+      const count = async () => (await call('GET', '/accounts?limit=100')).body.pagination.total;
+      const before = await count();
+      for (const bytes of ['eda080', 'c080', 'ff']) {
+        const body = Buffer.concat([
+          Buffer.from('{"suffix":"a'),
+          Buffer.from(bytes, 'hex'),
+          Buffer.from('"}'),
+        ]);
+        const response = await client().send('POST', '/accounts', {
+          headers: client().headers,
+          body,
+        });
+        assert.equal(response.status, 400, `${bytes}: ${response.text}`);
+        assert.equal(response.body.code, 'INVALID_JSON', bytes);
+      }
+      assert.equal(await count(), before, 'nothing was created');
+    });
   });
 
   describe('11. no coercion of money and flags', () => {

@@ -113,22 +113,28 @@ describe('the audit trail', () => {
     const listed = await events();
     assert.equal(
       listed.pagination.total,
-      before + actions.length,
-      'one row per action, none per read',
+      before + 2 * actions.length,
+      'two rows per action (started before it runs, then its outcome), none per read',
     );
-    const newest = listed.data.slice(0, actions.length).reverse();
-    newest.forEach((row, index) => {
-      const [, , action] = actions[index] as [string, string, string];
-      assert.equal(row.action, action);
-      assert.equal(row.actor, 'operator:ada.ops');
-      assert.match(row.outcome, /^20[01]$/);
-      assert.equal(row.sourceIp, '10.1.2.3');
-      assert.ok(row.requestId);
-      assert.ok(!Number.isNaN(Date.parse(row.at)));
+    const newest = listed.data.slice(0, 2 * actions.length).reverse();
+    actions.forEach(([, , action], index) => {
+      const started = newest[2 * index] as AuditRow;
+      const done = newest[2 * index + 1] as AuditRow;
+      for (const row of [started, done]) {
+        assert.equal(row.action, action);
+        assert.equal(row.actor, 'operator:ada.ops');
+        assert.equal(row.sourceIp, '10.1.2.3');
+        assert.ok(!Number.isNaN(Date.parse(row.at)));
+      }
+      assert.equal(started.outcome, 'started');
+      assert.match(done.outcome, /^20[01]$/);
+      assert.ok(done.requestId);
+      assert.equal(started.requestId, done.requestId, 'both rows name the same request');
     });
-    assert.equal(newest[2]?.target, client.mainAccountNumber);
+    assert.equal(newest[5]?.target, client.mainAccountNumber);
+    assert.equal(newest[0]?.target, `${client.ibsClientId}/${appId}`);
     assert.match(
-      String(newest[0]?.target),
+      String(newest[1]?.target),
       new RegExp(`^${client.ibsClientId}/${appId}/[0-9a-f]{24}$`),
       'the new key id',
     );
@@ -242,6 +248,75 @@ describe('the audit trail', () => {
       assert.equal(row?.action, `admin.${method.toLowerCase()} ${pattern}`, `${method} ${path}`);
       assert.equal(row?.outcome, String(answer.statusCode));
     }
+  });
+
+  it('records refused admin calls whatever their path holds: U+0000, lone surrogates, bytes that are not UTF-8', async () => {
+    const wrong = { authorization: 'Bearer not-the-admin-token' };
+    const attempts: [string, string | undefined][] = [
+      ['/admin/clients/%00/disable', '\\u0000'],
+      ['/admin/accounts/%00/freeze', '\\u0000'],
+      ['/admin/clients/a%00b/apps', 'a\\u0000b'],
+      ['/admin/accounts/%ED%A0%80/freeze', undefined],
+      ['/admin/accounts/%C0%80/unfreeze', undefined],
+      [`/admin/clients/${'a'.repeat(101)}/disable`, undefined],
+    ];
+    for (const [url, shown] of attempts) {
+      const answer = await testApp.app.inject({ method: 'POST', url, headers: wrong });
+      assert.ok(answer.statusCode >= 400 && answer.statusCode < 500, `${url}: ${answer.body}`);
+      const rows = await testApp.db.query<{ action: string; outcome: string; target: string }>(
+        'SELECT action, outcome, target FROM audit_events WHERE request_id = $1',
+        [answer.headers['x-request-id'] as string],
+      );
+      assert.equal(rows.length, 1, `${url}: one row for the refused call`);
+      assert.match(String(rows[0]?.action), /^admin\.post /, url);
+      assert.equal(rows[0]?.outcome, String(answer.statusCode), url);
+      if (shown !== undefined) {
+        assert.equal(rows[0]?.target, shown, `${url}: the hostile character is shown escaped`);
+      }
+    }
+  });
+
+  it('an operator action whose row cannot be written is refused and does not happen', async () => {
+    const { client } = await signedInClient(testApp, 'Unrecorded Ltd');
+    // The database itself refuses this operator's rows, as a full disk or a revoked grant would.
+    await testApp.db.exec(`
+      CREATE FUNCTION audit_events_refuse_test() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.actor = 'operator:unrecorded' THEN RAISE EXCEPTION 'audit write refused'; END IF;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER audit_events_refuse_test BEFORE INSERT ON audit_events
+        FOR EACH ROW EXECUTE FUNCTION audit_events_refuse_test();`);
+    try {
+      const frozen = await admin(
+        'POST',
+        `/admin/accounts/${client.mainAccountNumber}/freeze`,
+        undefined,
+        { 'x-operator': 'unrecorded' },
+      );
+      assert.equal(frozen.statusCode, 503, frozen.body);
+      assert.equal(frozen.json().code, 'AUDIT_TRAIL_UNAVAILABLE');
+      const disabled = await admin(
+        'POST',
+        `/admin/clients/${client.ibsClientId}/disable`,
+        undefined,
+        {
+          'x-operator': 'unrecorded',
+        },
+      );
+      assert.equal(disabled.statusCode, 503, disabled.body);
+    } finally {
+      await testApp.db.exec(`
+        DROP TRIGGER audit_events_refuse_test ON audit_events;
+        DROP FUNCTION audit_events_refuse_test();`);
+    }
+    const accounts = await admin(
+      'GET',
+      `/admin/clients/${client.ibsClientId}/accounts?accountNumber=${client.mainAccountNumber}`,
+    );
+    assert.equal(accounts.json().data[0]?.status, 'Active', 'the account was not frozen');
+    const access = await admin('GET', `/admin/clients/${client.ibsClientId}/access`);
+    assert.equal(access.json().data.status, 'Active', 'the client was not disabled');
   });
 
   it('is append-only: the database refuses to change or delete a row', async () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createHmac, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { createHmac, createSign, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { exportJWK, SignJWT } from 'jose';
 import {
@@ -486,6 +486,106 @@ describe('security: token attacks', () => {
       const response = await refresh(tokens.access_token);
       assert.equal(response.statusCode, 400, response.body);
       assert.equal(response.json().error, 'invalid_grant');
+    });
+  });
+
+  describe('hostile text in assertion claims: 401 invalid_client before any lookup, and recorded', () => {
+    const rs256 = (key: KeyObject) => (input: string) =>
+      createSign('RSA-SHA256').update(input).sign(key).toString('base64url');
+    /** A compact JWS over payload bytes as given (any text, even bytes that are not UTF-8). */
+    const jwsOverBytes = (payload: Buffer, key: KeyObject) => {
+      const input = `${b64url(JSON.stringify({ alg: 'RS256', typ: 'JWT' }))}.${payload.toString('base64url')}`;
+      return `${input}.${rs256(key)(input)}`;
+    };
+    async function refusedAndRecorded(payload: Record<string, string>, label: string) {
+      const response = await exchange(payload);
+      assert.equal(response.statusCode, 401, `${label}: ${response.body}`);
+      assert.equal(response.json().error, 'invalid_client', label);
+      const rows = await testApp.db.query<{ action: string }>(
+        'SELECT action FROM audit_events WHERE request_id = $1',
+        [response.headers['x-request-id'] as string],
+      );
+      assert.deepEqual(
+        rows.map((row) => row.action),
+        ['token.client_authentication_failed'],
+        `${label}: the failed authentication is in the audit trail`,
+      );
+    }
+
+    it('a sub holding U+0000 or a lone surrogate, with or without client_id, in either grant', async () => {
+      const tokens = await issueTokens(testApp, alice);
+      for (const sub of [
+        'a\u0000b',
+        '\u0000',
+        `${alice.oauthClientId}\u0000`,
+        'x\ud800',
+        '\udc00',
+      ]) {
+        const assertion = rawJwt(
+          { alg: 'RS256', typ: 'JWT' },
+          claims(sub),
+          rs256(alice.privateKey),
+        );
+        const label = JSON.stringify(sub);
+        await refusedAndRecorded(credentials(assertion), `${label} alone`);
+        await refusedAndRecorded(
+          credentials(assertion, alice.oauthClientId),
+          `${label} + client_id`,
+        );
+        await refusedAndRecorded(
+          {
+            ...credentials(assertion),
+            grant_type: 'refresh_token',
+            refresh_token: tokens.refresh_token,
+          },
+          `${label} on refresh`,
+        );
+      }
+      const owner = await exchange({
+        ...credentials(
+          await signAssertion(alice, { now: testApp.clock.now() }),
+          alice.oauthClientId,
+        ),
+        grant_type: 'refresh_token',
+        refresh_token: tokens.refresh_token,
+      });
+      assert.equal(owner.statusCode, 201, `the refresh token was not consumed: ${owner.body}`);
+    });
+
+    it('U+0000 or a lone surrogate in iss, jti, aud, a claim name or the header, signed by the right key', async () => {
+      const hostile: [string, object, Record<string, unknown>][] = [
+        ['iss', {}, { iss: 'https://fintech.example\u0000' }],
+        ['jti', {}, { jti: 'id-\u0000' }],
+        ['jti surrogate', {}, { jti: '\ud83d' }],
+        ['aud', {}, { aud: [TEST_BASE_URL, 'x\u0000'] }],
+        ['claim name', {}, { 'k\u0000': 1 }],
+        ['nested claim', {}, { ctx: { list: ['\udfff'] } }],
+        ['header kid', { kid: 'k\u0000' }, {}],
+      ];
+      for (const [label, header, extra] of hostile) {
+        const assertion = rawJwt(
+          { alg: 'RS256', typ: 'JWT', ...header },
+          claims(alice.oauthClientId, extra),
+          rs256(alice.privateKey),
+        );
+        await refusedAndRecorded(credentials(assertion, alice.oauthClientId), label);
+      }
+    });
+
+    it('claims whose bytes are not UTF-8 (a surrogate encoded as bytes, an overlong NUL)', async () => {
+      for (const bytes of ['eda080', 'c080']) {
+        const json = Buffer.concat([
+          Buffer.from(
+            `{"sub":"${alice.oauthClientId}","aud":"${TEST_BASE_URL}","exp":${nowSeconds() + 60},"jti":"`,
+          ),
+          Buffer.from(bytes, 'hex'),
+          Buffer.from('"}'),
+        ]);
+        await refusedAndRecorded(
+          credentials(jwsOverBytes(json, alice.privateKey), alice.oauthClientId),
+          bytes,
+        );
+      }
     });
   });
 

@@ -73,6 +73,30 @@ describe('admin: the VAS catalogue', () => {
     ]);
   });
 
+  it('ten identical replacements sent at once: all 200, the catalogue as the body says', async () => {
+    // On PostgreSQL they race for real (test/pg-only/vas-catalogue-concurrency.test.ts).
+    const { testApp, headers } = context();
+    const products = Array.from({ length: 8 }, (_, index) => ({
+      name: `MTN ${index + 1}GB Monthly`,
+      bundleCode: `mtn-${index + 1}gb-30d-x`,
+      amount: 300 * (index + 1),
+      duration: '30 days',
+      isAmountFixed: true,
+    }));
+    const url = `/admin/vas/service-categories/${VAS.mtnData}/products`;
+    const answers = await Promise.all(Array.from({ length: 10 }, () => put(url, { products })));
+    assert.deepEqual(
+      answers.map((answer) => answer.statusCode),
+      Array.from({ length: 10 }, () => 200),
+    );
+    const listed = await testApp.app.inject({
+      method: 'GET',
+      url: `/vas/service-category/${VAS.mtnData}/products`,
+      headers,
+    });
+    assert.deepEqual(listed.json().data, products);
+  });
+
   it('refuses a minimum above the maximum, duplicate bundle codes, and an unknown category', async () => {
     assert.equal(
       (

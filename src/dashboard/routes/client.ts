@@ -154,7 +154,7 @@ function checkoutSettingsSection(
 ${csrfField(csrf)}
 <div class="field wide"><label for="allowed-origins">Allowed origins (one per line, such as https://shop.example.com)</label>
 <textarea id="allowed-origins" name="allowedOrigins" rows="3" spellcheck="false">${lines(settings?.allowedOrigins)}</textarea></div>
-<div class="field wide"><label for="checkout-webhook-urls">Checkout webhook URLs a config may name, besides the webhook URL (one per line)</label>
+<div class="field wide"><label for="checkout-webhook-urls">Checkout event destinations a config may name, besides the client URL (one per line)</label>
 <textarea id="checkout-webhook-urls" name="webhookUrls" rows="2" spellcheck="false">${lines(settings?.webhookUrls)}</textarea></div>
 <div class="actions"><button type="submit" class="button primary">Save checkout origins</button></div>
 </form>

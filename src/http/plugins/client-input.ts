@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors/app-error.ts';
+import { percentEncodingProblem, unstorableTextProblem } from '../../shared/storable-text.ts';
 
 /**
  * Reads what real clients of the published API send as they mean it, before the schema checks
@@ -154,12 +155,12 @@ function acceptsText(schema: JsonSchema): boolean {
 }
 
 const MAX_DEPTH = 32;
-// A lone UTF-16 surrogate cannot be stored as text by PostgreSQL or sent on as UTF-8.
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /**
  * NUL characters, lone surrogates, non-finite numbers, prototype keys and nesting deeper than
- * 32 levels are refused anywhere in the query, the path or the body, keys included.
+ * 32 levels are refused anywhere in the query, the path or the body, keys included; NUL and lone
+ * surrogates in any header too; and a query whose percent-encoding is broken or encodes bytes
+ * that are not UTF-8 (the query parser would keep such text as it was sent).
  */
 function refuseHostile(request: FastifyRequest): void {
   const parts: [string, unknown][] = [
@@ -170,12 +171,49 @@ function refuseHostile(request: FastifyRequest): void {
   for (const [part, value] of parts) {
     const problem = findHostile(value, '', 0);
     if (problem !== undefined) {
-      const field = problem.field === '' ? part : problem.field;
-      throw new AppError('VALIDATION_ERROR', `${field} ${problem.message}`, {
-        details: [{ field, message: problem.message }],
-      });
+      refuse(problem.field === '' ? part : problem.field, problem.message);
     }
   }
+  const problem = headerProblem(request.headers) ?? rawQueryProblem(request.url);
+  if (problem !== undefined) {
+    refuse(problem.field, problem.message);
+  }
+}
+
+function refuse(field: string, message: string): never {
+  throw new AppError('VALIDATION_ERROR', `${field} ${message}`, { details: [{ field, message }] });
+}
+
+function headerProblem(headers: FastifyRequest['headers']): Problem | undefined {
+  for (const [name, value] of Object.entries(headers)) {
+    for (const text of Array.isArray(value) ? value : [value ?? '']) {
+      const message = unstorableTextProblem(text);
+      if (message !== undefined) {
+        return { field: `headers.${name}`, message };
+      }
+    }
+  }
+  return undefined;
+}
+
+function rawQueryProblem(url: string): Problem | undefined {
+  const start = url.indexOf('?');
+  if (start === -1) {
+    return undefined;
+  }
+  for (const pair of url.slice(start + 1).split('&')) {
+    const message = percentEncodingProblem(pair);
+    if (message !== undefined) {
+      const name = pair.split('=')[0] ?? '';
+      const field = percentEncodingProblem(name) === undefined ? decodeQueryName(name) : 'query';
+      return { field, message };
+    }
+  }
+  return undefined;
+}
+
+function decodeQueryName(name: string): string {
+  return decodeURIComponent(name.replaceAll('+', ' ')) || 'query';
 }
 
 interface Problem {
@@ -218,13 +256,8 @@ function keyProblem(key: string, item: unknown, path: string): Problem | undefin
 }
 
 function textProblem(text: string, field: string): Problem | undefined {
-  if (text.includes('\u0000')) {
-    return { field, message: 'must not contain NUL characters' };
-  }
-  if (LONE_SURROGATE.test(text)) {
-    return { field, message: 'must be valid Unicode text' };
-  }
-  return undefined;
+  const message = unstorableTextProblem(text);
+  return message === undefined ? undefined : { field, message };
 }
 
 function isSchema(value: unknown): value is JsonSchema {

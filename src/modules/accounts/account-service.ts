@@ -36,8 +36,6 @@ export interface OpenAccountRequest {
   readonly subAccount?: NewSubAccount;
 }
 
-const METADATA_BYTES_MAX = 8192;
-
 /** Whose accounts: the caller's principal, or a client an operator names. */
 type AccountOwner = Pick<Principal, 'clientId'>;
 
@@ -75,7 +73,7 @@ export function createAccountService(deps: AccountServiceDeps) {
     principal: Principal,
     body: { accountType?: string; suffix?: string; metadata?: Record<string, unknown> },
   ): Promise<Account> {
-    const metadata = parseMetadata(body.metadata);
+    const metadata = body.metadata ?? {};
     const accountId = await deps.db.transaction(async (tx) => {
       const clientName = (await deps.clientNames.nameOf(tx, principal.clientId))?.toUpperCase();
       if (clientName === undefined) {
@@ -219,19 +217,4 @@ export type AccountService = ReturnType<typeof createAccountService>;
 /** Another request took this externalReference first (unique per client). */
 export class ExternalReferenceTaken extends Error {
   override readonly name = 'ExternalReferenceTaken';
-}
-
-/** Metadata is an object (client-input.ts already decoded a JSON-encoded one) of limited size. */
-export function parseMetadata(value: Record<string, unknown> | undefined): Record<string, unknown> {
-  if (value === undefined) {
-    return {};
-  }
-  if (Buffer.byteLength(JSON.stringify(value)) > METADATA_BYTES_MAX) {
-    throw metadataError(`metadata must be at most ${METADATA_BYTES_MAX} bytes`);
-  }
-  return value;
-}
-
-function metadataError(message: string): AppError {
-  return new AppError('VALIDATION_ERROR', message, { details: [{ field: 'metadata', message }] });
 }

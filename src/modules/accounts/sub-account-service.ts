@@ -7,7 +7,7 @@ import { checkDestination } from '../../webhooks/webhook-service.ts';
 import { type Account, type AutoSweep, identityLimitKey } from './account.ts';
 import { findSweepDestination } from './account-checks.ts';
 import * as accountRepository from './account-repository.ts';
-import { type AccountService, ExternalReferenceTaken, parseMetadata } from './account-service.ts';
+import { type AccountService, ExternalReferenceTaken } from './account-service.ts';
 import type { IdentityProof } from './ports.ts';
 import type {
   AutoSweepRequest,
@@ -42,10 +42,10 @@ export function createSubAccountService(deps: SubAccountServiceDeps) {
       body.identityType === 'CAC'
         ? await deps.proof.corporate(principal, body)
         : await deps.proof.individual(principal, body);
-    const metadata = parseMetadata(body.metadata);
+    const metadata = body.metadata ?? {};
     const autoSweep = await autoSweepFor(principal, body, undefined);
     if (body.callbackUrl !== undefined) {
-      await checkDestination(body.callbackUrl, deps.callbackPolicy);
+      await checkDestination(body.callbackUrl, deps.callbackPolicy, 'callbackUrl');
     }
     let accountId: string;
     try {
@@ -94,7 +94,7 @@ export function createSubAccountService(deps: SubAccountServiceDeps) {
     }
     refuseIdentityChange(account, body);
     if (body.callbackUrl !== undefined && body.callbackUrl !== null) {
-      await checkDestination(body.callbackUrl, deps.callbackPolicy);
+      await checkDestination(body.callbackUrl, deps.callbackPolicy, 'callbackUrl');
     }
     const changes = {
       clientId: principal.clientId,
@@ -102,7 +102,7 @@ export function createSubAccountService(deps: SubAccountServiceDeps) {
       externalReference: body.externalReference ?? account.externalReference ?? '',
       phoneNumber: body.phoneNumber ?? account.holder.phoneNumber,
       emailAddress: body.emailAddress ?? account.holder.emailAddress,
-      metadata: body.metadata === undefined ? account.metadata : parseMetadata(body.metadata),
+      metadata: body.metadata ?? account.metadata,
       callbackUrl: body.callbackUrl === undefined ? account.callbackUrl : body.callbackUrl,
       autoSweep: await autoSweepFor(principal, body, account),
       now: deps.clock.now(),

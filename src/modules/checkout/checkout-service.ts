@@ -176,7 +176,7 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
       }
     }
     if (request.webhookUrl !== undefined) {
-      await checkDestination(request.webhookUrl, deps.callbackPolicy);
+      await checkDestination(request.webhookUrl, deps.callbackPolicy, 'webhookUrl');
     }
     checkDestinations(
       await settingsRepository.findSettings(db, clientId),
@@ -263,8 +263,8 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
       ),
     ];
     const webhookUrls = [...new Set(asked.webhookUrls)];
-    for (const url of webhookUrls) {
-      await checkDestination(url, deps.callbackPolicy);
+    for (const [i, url] of webhookUrls.entries()) {
+      await checkDestination(url, deps.callbackPolicy, `webhookUrls[${i}]`);
     }
     return settingsRepository.saveSettings(db, {
       clientId: owner.clientId,

@@ -67,7 +67,7 @@ export function createUssdService(deps: UssdServiceDeps) {
       deps.institutionCode,
     );
     if (request.callbackUrl !== null) {
-      await checkDestination(request.callbackUrl, deps.callbackPolicy);
+      await checkDestination(request.callbackUrl, deps.callbackPolicy, 'callbackUrl');
     }
     const now = clock.now();
     const expiresAt = new Date(now.getTime() + deps.config.referenceValidForSeconds * 1000);

@@ -150,12 +150,17 @@ export async function updateCategory(
   );
 }
 
-/** Replaces a category's products, in the order given. */
+/**
+ * Replaces a category's products, in the order given. Call it inside a transaction: the
+ * category's row is locked first, so two replacements of one category run one after the other
+ * (the second deletes what the first inserted) instead of both inserting the same codes.
+ */
 export async function replaceProducts(
   db: Queryable,
   categoryId: string,
   products: readonly Omit<Product, 'categoryId'>[],
 ): Promise<void> {
+  await db.query('SELECT id FROM vas_categories WHERE id = $1 FOR UPDATE', [categoryId]);
   await db.query('DELETE FROM vas_products WHERE category_id = $1', [categoryId]);
   for (const [index, product] of products.entries()) {
     await db.query(

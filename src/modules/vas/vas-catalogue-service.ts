@@ -86,7 +86,11 @@ export function createVasCatalogueService(deps: VasCatalogueServiceDeps) {
     return getCategory(id);
   }
 
-  /** Operators: a category's products, replaced as a whole, in the order given. */
+  /**
+   * Operators: a category's products, replaced as a whole, in the order given. Concurrent
+   * replacements of one category take turns (replaceProducts locks it): each is answered 200
+   * with what it wrote, and the last one stands.
+   */
   async function replaceProducts(
     categoryId: string,
     products: readonly Omit<Product, 'categoryId'>[],
@@ -96,8 +100,12 @@ export function createVasCatalogueService(deps: VasCatalogueServiceDeps) {
     if (codes.size !== products.length) {
       throw new AppError('VALIDATION_ERROR', 'Each bundleCode may appear once.');
     }
-    await deps.db.transaction((tx) => catalogue.replaceProducts(tx, category.id, products));
-    return catalogue.listProducts(deps.db, category.id);
+    // Read back under the category's lock: the answer is this replacement, whatever another
+    // operator's does next.
+    return deps.db.transaction(async (tx) => {
+      await catalogue.replaceProducts(tx, category.id, products);
+      return catalogue.listProducts(tx, category.id);
+    });
   }
 
   return {

@@ -24,6 +24,7 @@ interface PurchaseRow {
   failure_message: string | null;
   status_url: string | null;
   hold_id: string;
+  daily_limit_key: string | null;
   request_hash: string;
   status_queries: number;
   next_status_query_at: Date | null;
@@ -56,6 +57,7 @@ function toPurchase(row: PurchaseRow): Purchase {
     failureMessage: row.failure_message,
     statusUrl: row.status_url,
     holdId: row.hold_id,
+    dailyLimitKey: row.daily_limit_key,
     requestHash: row.request_hash,
     statusQueries: row.status_queries,
     nextStatusQueryAt: date(row.next_status_query_at),
@@ -88,6 +90,7 @@ export function purchaseRowJson(purchase: Purchase) {
     failure_message: purchase.failureMessage,
     status_url: purchase.statusUrl,
     hold_id: purchase.holdId,
+    daily_limit_key: purchase.dailyLimitKey,
     request_hash: purchase.requestHash,
     status_queries: purchase.statusQueries,
     next_status_query_at: purchase.nextStatusQueryAt?.toISOString() ?? null,
@@ -104,7 +107,7 @@ export type VasBatchResult =
   | ItemRefusal
   | ItemFailure;
 
-/** A batch of placements or settlements in one call (apply_vas_batch, migration 0017). */
+/** A batch of placements or settlements in one call (apply_vas_batch, migrations 0017, 0029). */
 export async function applyVasBatch(
   db: Queryable,
   kind: 'place' | 'settle',

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../auth/principal.ts';
+import { dailyLimitMessage, limitsFor, type MoneyOutLimits } from '../../config/kyc-limits.ts';
 import type { Db } from '../../db/db.ts';
 import { createGroupCommit, type GroupCommitLimits } from '../../db/group-commit.ts';
 import { AppError, recordNotFound } from '../../errors/app-error.ts';
@@ -11,8 +12,10 @@ import type { Clock } from '../../shared/clock.ts';
 import { isObjectId, newObjectId } from '../../shared/ids.ts';
 import { invariant } from '../../shared/invariant.ts';
 import type { Kobo } from '../../shared/money.ts';
+import type { DestinationPolicy } from '../../webhooks/destination-guard.ts';
 import { type OutboxEvent, outboxEventsJson } from '../../webhooks/outbox.ts';
-import { findOwnActiveAccount } from '../accounts/index.ts';
+import { checkDestination } from '../../webhooks/webhook-service.ts';
+import { type Account, findOwnActiveAccount } from '../accounts/index.ts';
 import type { Category } from './catalogue.ts';
 import { commissionOn } from './catalogue.ts';
 import { findCategory, findProduct } from './catalogue-repository.ts';
@@ -36,6 +39,10 @@ export interface VasPurchaseServiceDeps {
   /** Delays between status queries of a pending purchase; the last repeats. */
   readonly statusQueryScheduleSeconds: readonly number[];
   readonly batches: GroupCommitLimits;
+  /** The daily limits of transfers, which purchases count towards with them. */
+  readonly limits: MoneyOutLimits;
+  /** Where a purchase's statusUrl may point: the webhook destination policy. */
+  readonly callbackPolicy: DestinationPolicy;
 }
 
 /** A purchase as a route asks for it (amounts in kobo, the path's service). */
@@ -57,11 +64,12 @@ export interface PurchaseRequest {
 const IDEMPOTENCY_SCOPE = 'vas';
 
 /**
- * VAS purchases. Placing one holds its price on the debit account (one call per batch, with the
- * Idempotency-Key claim); the biller is then asked outside any transaction; its answer posts the
- * hold (price to the biller settlement GL, commission to the client), voids it (a failed purchase
- * costs nothing), or leaves it pending for the status-query worker. Placements and settlements
- * are group-committed like transfers.
+ * VAS purchases. Placing one holds its price on the debit account and counts it towards the
+ * account's daily limit with its transfers (one call per batch, with the Idempotency-Key claim);
+ * the biller is then asked outside any transaction; its answer posts the hold (price to the
+ * biller settlement GL, commission to the client), voids it (a failed purchase costs nothing and
+ * gives its price back to the day's limit), or leaves it pending for the status-query worker.
+ * Placements and settlements are group-committed like transfers.
  */
 export function createVasPurchaseService(deps: VasPurchaseServiceDeps) {
   const placements = createGroupCommit<Record<string, unknown>, VasBatchResult>({
@@ -79,6 +87,9 @@ export function createVasPurchaseService(deps: VasPurchaseServiceDeps) {
     requestHash: string,
     idempotencyKey?: string,
   ): Promise<Purchase> {
+    if (request.statusUrl !== undefined) {
+      await checkDestination(request.statusUrl, deps.callbackPolicy, 'statusUrl');
+    }
     const category = await categoryFor(request);
     const service = serviceOf(request, category);
     const product = await checkAmountFor(deps.db, request, category, service);
@@ -110,6 +121,7 @@ export function createVasPurchaseService(deps: VasPurchaseServiceDeps) {
       failureMessage: null,
       statusUrl: request.statusUrl ?? null,
       holdId: newObjectId(deps.clock),
+      dailyLimitKey: account.dailyLimitKey,
       requestHash,
       statusQueries: 0,
       // A crash before the biller's answer is applied leaves it to the status-query worker.
@@ -118,18 +130,9 @@ export function createVasPurchaseService(deps: VasPurchaseServiceDeps) {
       updatedAt: now,
       completedAt: null,
     };
-    const placed = await placements.submit({
-      purchase: purchaseRowJson(pending),
-      hold: holdJson({
-        id: pending.holdId,
-        accountId: account.id,
-        amountKobo: pending.amountKobo,
-        reference: pending.reference,
-        createdAt: now,
-      }),
-      lockAccountIds: [account.id],
-      ...idempotencyClaimJson({ scope: IDEMPOTENCY_SCOPE, key: idempotencyKey }),
-    });
+    const placed = await placements.submit(
+      placementItem(pending, account, deps.limits, idempotencyKey),
+    );
     if (placed.kind === 'replay') {
       return load(placed.purchaseId);
     }
@@ -182,7 +185,7 @@ export function createVasPurchaseService(deps: VasPurchaseServiceDeps) {
       failureMessage: settled.failureMessage,
       statusQueried: how.queried ? 1 : 0,
       nextStatusQueryAt: settled.nextStatusQueryAt?.toISOString() ?? null,
-      lockAccountIds: [purchase.accountId, ...GL_FOR_PURCHASES],
+      lockAccountIds: [purchase.accountId, ...GL_FOR_PURCHASES, ...giveBackLock(purchase, status)],
       ...(status === 'successful'
         ? { journal: journalJson(purchaseJournal(settled, newObjectId(deps.clock), now)) }
         : {}),
@@ -247,6 +250,41 @@ export type VasPurchaseService = ReturnType<typeof createVasPurchaseService>;
 
 /** The GL accounts every successful purchase posts to, locked with the debit account. */
 const GL_FOR_PURCHASES = [GL_ACCOUNTS.vasBillerSettlement, GL_ACCOUNTS.vasCommissionReceivable];
+
+/**
+ * What vas_place_one takes for a new purchase (migrations 0017, 0029): the row, the hold on its
+ * price, the daily limit its price counts against, and the Idempotency-Key claim.
+ */
+function placementItem(
+  pending: Purchase,
+  account: Account,
+  limits: MoneyOutLimits,
+  idempotencyKey: string | undefined,
+) {
+  return {
+    purchase: purchaseRowJson(pending),
+    hold: holdJson({
+      id: pending.holdId,
+      accountId: account.id,
+      amountKobo: pending.amountKobo,
+      reference: pending.reference,
+      createdAt: pending.createdAt,
+    }),
+    daily: {
+      limit: limitsFor(limits, account.kycLevel).dailyKobo.toString(),
+      limitMessage: dailyLimitMessage(account.dailyLimitKey !== account.id),
+    },
+    // The day's total under the account's daily limit key is shared with its identity's other
+    // accounts and their transfers: its lock is taken with the account's, in their one order.
+    lockAccountIds: [account.id, account.dailyLimitKey],
+    ...idempotencyClaimJson({ scope: IDEMPOTENCY_SCOPE, key: idempotencyKey }),
+  };
+}
+
+/** A failure gives the price back to the daily total it counted under: that key's lock. */
+function giveBackLock(purchase: Purchase, status: string): string[] {
+  return status === 'failed' && purchase.dailyLimitKey !== null ? [purchase.dailyLimitKey] : [];
+}
 
 /**
  * The service a purchase is for: the path's, which the category must belong to. A real client

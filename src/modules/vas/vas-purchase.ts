@@ -28,6 +28,11 @@ export interface Purchase {
   readonly failureMessage: string | null;
   readonly statusUrl: string | null;
   readonly holdId: string;
+  /**
+   * The daily limit key its price counted under (its debit account's, as it was placed), for the
+   * give-back if it fails; null for a purchase placed before purchases counted (migration 0029).
+   */
+  readonly dailyLimitKey: string | null;
   readonly requestHash: string;
   readonly statusQueries: number;
   readonly nextStatusQueryAt: Date | null;

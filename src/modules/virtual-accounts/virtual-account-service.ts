@@ -128,7 +128,7 @@ export function createVirtualAccountService(deps: VirtualAccountServiceDeps) {
     if (changes.callbackUrl === undefined) {
       return account;
     }
-    await checkDestination(changes.callbackUrl, deps.callbackPolicy);
+    await checkDestination(changes.callbackUrl, deps.callbackPolicy, 'callbackUrl');
     await repository.updateCallbackUrl(deps.db, {
       id: account.id,
       clientId: principal.clientId,
@@ -284,7 +284,7 @@ export function createVirtualAccountService(deps: VirtualAccountServiceDeps) {
   /** The given URL (checked), or none when the client's webhook URL will receive its payments. */
   async function callbackUrlFor(principal: Pick<Principal, 'clientId'>, url: string | undefined) {
     if (url !== undefined) {
-      await checkDestination(url, deps.callbackPolicy);
+      await checkDestination(url, deps.callbackPolicy, 'callbackUrl');
       return url;
     }
     if ((await deps.webhookUrlOf(principal.clientId)) === null) {

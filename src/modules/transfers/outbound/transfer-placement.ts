@@ -1,5 +1,6 @@
 import type { Principal } from '../../../auth/principal.ts';
 import type { TransferConfig } from '../../../config/config.ts';
+import { dailyLimitMessage, limitsFor } from '../../../config/kyc-limits.ts';
 import type { Queryable } from '../../../db/db.ts';
 import type { ErrorCode } from '../../../errors/error-codes.ts';
 import { idempotencyClaimJson } from '../../../idempotency/idempotency.ts';
@@ -282,24 +283,10 @@ function firstRefusal(
  * for its identity's total across all its accounts.
  */
 function dailyLimitJson(config: TransferConfig, debitAccount: Account, now: Date, amount: Kobo) {
-  const shared = debitAccount.dailyLimitKey !== debitAccount.id;
   return {
     madeAt: now.toISOString(),
     amount: amount.toString(),
     limit: limitsFor(config, debitAccount.kycLevel).dailyKobo.toString(),
-    limitMessage: shared
-      ? 'Amount is above the daily limit that the accounts opened on this identity share.'
-      : "Amount is above the account's daily limit.",
-  };
-}
-
-/** The general limits, lowered for an account below full KYC. */
-function limitsFor(config: TransferConfig, kycLevel: string) {
-  const tier = config.limitsByKycLevel.get(kycLevel);
-  const lower = (general: bigint, tiered: bigint | undefined) =>
-    tiered !== undefined && tiered < general ? tiered : general;
-  return {
-    perTransferKobo: lower(config.perTransferLimitKobo, tier?.perTransferKobo),
-    dailyKobo: lower(config.dailyLimitKobo, tier?.dailyKobo),
+    limitMessage: dailyLimitMessage(debitAccount.dailyLimitKey !== debitAccount.id),
   };
 }
