@@ -11,7 +11,7 @@ import { sandboxBanner } from './sandbox/banner.ts';
 import { ensureDemoClient } from './sandbox/demo-client.ts';
 import { resolveSecrets } from './sandbox/secrets.ts';
 import { createServices } from './services.ts';
-import { systemClock } from './shared/clock.ts';
+import { type Clock, SandboxClock, systemClock } from './shared/clock.ts';
 
 /** Process entry: config, database, migrations, services, app, listen; closes on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
@@ -27,10 +27,14 @@ async function main(): Promise<void> {
       ),
   });
   await migrate(db);
+  // The sandbox runs on a test clock an operator or a test can move (POST /admin/sandbox/clock);
+  // what it must not move (client assertions, dashboard sign-ins) keeps real time.
+  const clock: Clock = config.ibsEnv === 'sandbox' ? new SandboxClock() : systemClock;
   const services = createServices({
     config,
     db,
-    clock: systemClock,
+    clock,
+    wallClock: systemClock,
     secrets,
     onAuditError: (error) => log?.error({ err: error }, 'an audit event was not recorded'),
   });
@@ -47,7 +51,7 @@ async function main(): Promise<void> {
     config,
     services,
     db,
-    clock: systemClock,
+    clock,
     secrets,
     logger: {
       level: config.logLevel,
@@ -59,7 +63,8 @@ async function main(): Promise<void> {
   const workers = createBackgroundWorkers({
     config,
     db,
-    clock: systemClock,
+    clock,
+    wallClock: systemClock,
     services,
     // A run of failed rounds is reported once a minute, with how many failed in a row.
     report: reportTo(app.log),

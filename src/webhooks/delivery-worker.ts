@@ -11,6 +11,7 @@ import {
 import { claimDueEvents, recordAttempt, type WebhookEvent } from './event-repository.ts';
 import type { WebhookEventStatus } from './event-types.ts';
 import type { SendResult, WebhookSender } from './http-sender.ts';
+import { recordInboxEntry } from './inbox-repository.ts';
 import { newWebhookSecret, signatureHeader } from './signer.ts';
 
 export interface DeliveryWorkerDeps {
@@ -21,6 +22,11 @@ export interface DeliveryWorkerDeps {
   readonly timeoutMs: number;
   readonly batchSize: number;
   readonly pollIntervalMs: number;
+  /**
+   * The sandbox's inbox: every attempt is also recorded with the exact body and headers (signed
+   * even when there is no URL to send them to) and the answer. Off in production.
+   */
+  readonly inbox?: boolean;
   /** Failed rounds are reported (throttled) and recoveries told, as the poll loop does. */
   readonly onError?: PollLoopOptions['onError'];
   readonly onRecovered?: PollLoopOptions['onRecovered'];
@@ -63,16 +69,14 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
     const attemptedAt = deps.clock.now();
     const url = event.callbackUrl ?? endpoint.url;
     const refusal = destinationRefusal(event, endpoint);
+    const body = JSON.stringify(event.payload);
+    const headers = headersFor(event, endpoint, attemptedAt, body);
     const result: SendResult =
       refusal !== undefined || url === null
         ? { statusCode: undefined, latencyMs: 0, error: refusal, responseExcerpt: undefined }
-        : await deps.sender.send(
-            url,
-            headersFor(event, endpoint, attemptedAt),
-            JSON.stringify(event.payload),
-          );
+        : await deps.sender.send(url, headers, body);
     const next = await decide(event, endpoint, result, refusal !== undefined);
-    await recordAttempt(deps.db, {
+    const recorded = await recordAttempt(deps.db, {
       eventId: event.id,
       attempt: event.attempts,
       status: next.status,
@@ -86,6 +90,21 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
         responseExcerpt: result.responseExcerpt ?? null,
       },
     });
+    if (recorded && deps.inbox === true) {
+      await recordInboxEntry(deps.db, {
+        eventId: event.id,
+        attempt: event.attempts,
+        clientId: event.clientId,
+        type: event.type,
+        url,
+        requestHeaders: headers,
+        requestBody: body,
+        responseStatus: result.statusCode ?? null,
+        responseBody: result.responseExcerpt ?? null,
+        error: result.error ?? null,
+        attemptedAt,
+      });
+    }
   }
 
   /** The event's status after this attempt; a 410 from the client's own URL disables it. */
@@ -110,24 +129,19 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
     return at === undefined ? { status: 'failed' } : { status: 'pending', at };
   }
 
-  function headersFor(event: WebhookEvent, endpoint: WebhookEndpoint, at: Date) {
+  function headersFor(event: WebhookEvent, endpoint: WebhookEndpoint, at: Date, body: string) {
     const timestamp = Math.floor(at.getTime() / 1000);
     return {
       'content-type': 'application/json',
       'user-agent': 'OpenIBS-Webhooks/1.0',
       'webhook-id': event.id,
       'webhook-timestamp': String(timestamp),
-      'webhook-signature': signatureHeader(
-        event.id,
-        timestamp,
-        JSON.stringify(event.payload),
-        signingSecrets(endpoint, at),
-      ),
+      'webhook-signature': signatureHeader(event.id, timestamp, body, signingSecrets(endpoint, at)),
     };
   }
 
   const pollLoop = createPollLoop(runOnce, deps);
-  return { runOnce, start: pollLoop.start, stop: pollLoop.stop };
+  return { runOnce, start: pollLoop.start, stop: pollLoop.stop, wake: pollLoop.wake };
 }
 
 export type DeliveryWorker = ReturnType<typeof createDeliveryWorker>;
