@@ -70,12 +70,12 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
     const url = event.callbackUrl ?? endpoint.url;
     const refusal = destinationRefusal(event, endpoint);
     const body = JSON.stringify(event.payload);
-    const headers = headersFor(event, endpoint, attemptedAt, body);
+    const headers = signedHeaders(event, endpoint, attemptedAt, body);
     const result: SendResult =
       refusal !== undefined || url === null
         ? { statusCode: undefined, latencyMs: 0, error: refusal, responseExcerpt: undefined }
         : await deps.sender.send(url, headers, body);
-    const next = await decide(event, endpoint, result, refusal !== undefined);
+    const next = await decide(deps, { event, endpoint, result, refused: refusal !== undefined });
     const recorded = await recordAttempt(deps.db, {
       eventId: event.id,
       attempt: event.attempts,
@@ -92,52 +92,10 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
     });
     if (recorded && deps.inbox === true) {
       await recordInboxEntry(deps.db, {
-        eventId: event.id,
-        attempt: event.attempts,
-        clientId: event.clientId,
-        type: event.type,
-        url,
-        requestHeaders: headers,
-        requestBody: body,
-        responseStatus: result.statusCode ?? null,
-        responseBody: result.responseExcerpt ?? null,
-        error: result.error ?? null,
+        ...inboxEntryOf(event, { url, headers, body, result }),
         attemptedAt,
       });
     }
-  }
-
-  /** The event's status after this attempt; a 410 from the client's own URL disables it. */
-  async function decide(
-    event: WebhookEvent,
-    endpoint: WebhookEndpoint,
-    result: SendResult,
-    refused: boolean,
-  ): Promise<{ status: WebhookEventStatus; at?: Date }> {
-    const verdict = refused ? 'refused' : verdictFor(result.statusCode);
-    if (verdict === 'delivered') {
-      return { status: 'delivered' };
-    }
-    if (verdict === 'gone' && event.callbackUrl === null) {
-      await disableEndpoint(deps.db, endpoint.clientId, '410 Gone', deps.clock.now());
-    }
-    if (verdict !== 'retry') {
-      return { status: 'failed' };
-    }
-    const attemptInRound = event.attempts - event.replayBase;
-    const at = nextAttemptAt(attemptInRound, deps.clock.now(), deps.retryScheduleSeconds);
-    return at === undefined ? { status: 'failed' } : { status: 'pending', at };
-  }
-
-  function headersFor(event: WebhookEvent, endpoint: WebhookEndpoint, at: Date, body: string) {
-    const timestamp = Math.floor(at.getTime() / 1000);
-    return {
-      'content-type': 'application/json',
-      'user-agent': 'OpenIBS-Webhooks/1.0',
-      'webhook-id': event.id,
-      'webhook-timestamp': String(timestamp),
-      'webhook-signature': signatureHeader(event.id, timestamp, body, signingSecrets(endpoint, at)),
-    };
   }
 
   const pollLoop = createPollLoop(runOnce, deps);
@@ -145,6 +103,63 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
 }
 
 export type DeliveryWorker = ReturnType<typeof createDeliveryWorker>;
+
+/** The event's status after this attempt; a 410 from the client's own URL disables it. */
+async function decide(
+  deps: Pick<DeliveryWorkerDeps, 'db' | 'clock' | 'retryScheduleSeconds'>,
+  attempt: {
+    event: WebhookEvent;
+    endpoint: WebhookEndpoint;
+    result: SendResult;
+    refused: boolean;
+  },
+): Promise<{ status: WebhookEventStatus; at?: Date }> {
+  const { event, endpoint, result, refused } = attempt;
+  const verdict = refused ? 'refused' : verdictFor(result.statusCode);
+  if (verdict === 'delivered') {
+    return { status: 'delivered' };
+  }
+  if (verdict === 'gone' && event.callbackUrl === null) {
+    await disableEndpoint(deps.db, endpoint.clientId, '410 Gone', deps.clock.now());
+  }
+  if (verdict !== 'retry') {
+    return { status: 'failed' };
+  }
+  const attemptInRound = event.attempts - event.replayBase;
+  const at = nextAttemptAt(attemptInRound, deps.clock.now(), deps.retryScheduleSeconds);
+  return at === undefined ? { status: 'failed' } : { status: 'pending', at };
+}
+
+/** The Standard Webhooks headers of one attempt, signed with every live secret. */
+function signedHeaders(event: WebhookEvent, endpoint: WebhookEndpoint, at: Date, body: string) {
+  const timestamp = Math.floor(at.getTime() / 1000);
+  return {
+    'content-type': 'application/json',
+    'user-agent': 'OpenIBS-Webhooks/1.0',
+    'webhook-id': event.id,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': signatureHeader(event.id, timestamp, body, signingSecrets(endpoint, at)),
+  };
+}
+
+/** What the sandbox's inbox keeps of an attempt: what was sent, where, and what came back. */
+function inboxEntryOf(
+  event: WebhookEvent,
+  sent: { url: string | null; headers: Record<string, string>; body: string; result: SendResult },
+) {
+  return {
+    eventId: event.id,
+    attempt: event.attempts,
+    clientId: event.clientId,
+    type: event.type,
+    url: sent.url,
+    requestHeaders: sent.headers,
+    requestBody: sent.body,
+    responseStatus: sent.result.statusCode ?? null,
+    responseBody: sent.result.responseExcerpt ?? null,
+    error: sent.result.error ?? null,
+  };
+}
 
 function destinationRefusal(event: WebhookEvent, endpoint: WebhookEndpoint): string | undefined {
   if (event.callbackUrl === null && endpoint.url === null) {

@@ -26,15 +26,23 @@ const errors = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema };
  */
 export const sandboxFaultRoutes: FastifyPluginAsyncTypebox<SandboxFaultRoutesOptions> = async (
   app,
+  options,
+) => {
+  await app.register(addAndListRoutes, options);
+  await app.register(clearRoutes, options);
+};
+
+function tableOrRefuse(sandboxFaults: FaultTable | undefined): FaultTable {
+  if (sandboxFaults === undefined) {
+    throw new AppError('SANDBOX_ONLY');
+  }
+  return sandboxFaults;
+}
+
+const addAndListRoutes: FastifyPluginAsyncTypebox<SandboxFaultRoutesOptions> = async (
+  app,
   { clientService, sandboxFaults },
 ) => {
-  const tableOrRefuse = (): FaultTable => {
-    if (sandboxFaults === undefined) {
-      throw new AppError('SANDBOX_ONLY');
-    }
-    return sandboxFaults;
-  };
-
   app.post(
     '/admin/sandbox/faults',
     {
@@ -46,7 +54,7 @@ export const sandboxFaultRoutes: FastifyPluginAsyncTypebox<SandboxFaultRoutesOpt
       },
     },
     async (request, reply) => {
-      const table = tableOrRefuse();
+      const table = tableOrRefuse(sandboxFaults);
       const client = await clientService.getClient(request.body.clientId);
       const fault = table.add({
         ...request.body,
@@ -70,10 +78,15 @@ export const sandboxFaultRoutes: FastifyPluginAsyncTypebox<SandboxFaultRoutesOpt
     async (request) =>
       ok(
         'Faults fetched successfully.',
-        tableOrRefuse().list(request.query.clientId).map(faultView),
+        tableOrRefuse(sandboxFaults).list(request.query.clientId).map(faultView),
       ),
   );
+};
 
+const clearRoutes: FastifyPluginAsyncTypebox<SandboxFaultRoutesOptions> = async (
+  app,
+  { sandboxFaults },
+) => {
   app.delete(
     '/admin/sandbox/faults/:id',
     {
@@ -85,7 +98,7 @@ export const sandboxFaultRoutes: FastifyPluginAsyncTypebox<SandboxFaultRoutesOpt
       },
     },
     async (request) => {
-      if (!tableOrRefuse().remove(request.params.id)) {
+      if (!tableOrRefuse(sandboxFaults).remove(request.params.id)) {
         throw recordNotFound();
       }
       return ok('Fault cleared successfully.', { cleared: 1 });
@@ -103,7 +116,7 @@ export const sandboxFaultRoutes: FastifyPluginAsyncTypebox<SandboxFaultRoutesOpt
       },
     },
     async (request) => {
-      const cleared = tableOrRefuse().clear(request.query.clientId);
+      const cleared = tableOrRefuse(sandboxFaults).clear(request.query.clientId);
       return ok('Faults cleared successfully.', { cleared });
     },
   );

@@ -43,64 +43,40 @@ function routeKey(method: string, path: string): string {
   return `${method.toUpperCase()} ${path.replace(/:[A-Za-z0-9_]+|\{[^/}]*\}/g, '{}')}`;
 }
 
+const UNKNOWN_ROUTE =
+  'is not a route that takes an access token: give its method and path as /openapi.json lists them, e.g. "POST /transfers"';
+
+type StoredFault = Fault & { readonly key: string };
+
 /**
  * The faults waiting for a client's calls, in this process's memory: matched on method and route
  * pattern, first added first used, each counted down and gone once spent. Only routes the table
  * was told about (those that take an access token) can fail.
  */
 export function createFaultTable(deps: { readonly clock: Clock }) {
-  const faults = new Map<string, Fault & { key: string }>();
+  const faults = new Map<string, StoredFault>();
   // Route key -> the route as /openapi.json writes it.
   const routes = new Map<string, string>();
-
-  function add(request: NewFault): Fault {
-    const [method = '', path = '', ...rest] = request.route.trim().split(/\s+/);
-    const route = routes.get(routeKey(method, path));
-    if (route === undefined || rest.length > 0) {
-      const message =
-        'is not a route that takes an access token: give its method and path as /openapi.json lists them, e.g. "POST /transfers"';
-      throw new AppError('VALIDATION_ERROR', `route ${message}`, {
-        details: [{ field: 'route', message }],
-      });
-    }
-    const fault = {
-      id: newObjectId(deps.clock),
-      clientId: request.clientId,
-      route,
-      fault: request.fault,
-      times: request.times,
-      remaining: request.times,
-      retryAfterSeconds: request.retryAfterSeconds ?? 1,
-      createdAt: deps.clock.now(),
-      key: routeKey(method, path),
-    };
-    faults.set(fault.id, fault);
-    return publicFault(fault);
-  }
+  const matching = (clientId?: string) =>
+    [...faults.values()].filter((fault) => clientId === undefined || fault.clientId === clientId);
 
   return {
-    add,
+    add(request: NewFault): Fault {
+      const fault = newFault(request, routes, deps.clock);
+      faults.set(fault.id, fault);
+      return publicFault(fault);
+    },
     /** Tells the table a route exists (the authenticated routes, as they are registered). */
     knowRoute(method: string, url: string): void {
-      routes.set(
-        routeKey(method, url),
-        `${method.toUpperCase()} ${url.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`,
-      );
+      const openApiPath = url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+      routes.set(routeKey(method, url), `${method.toUpperCase()} ${openApiPath}`);
     },
-    list(clientId?: string): Fault[] {
-      return [...faults.values()]
-        .filter((fault) => clientId === undefined || fault.clientId === clientId)
-        .map(publicFault);
-    },
+    list: (clientId?: string): Fault[] => matching(clientId).map(publicFault),
     /** Whether there was such a fault. */
-    remove(id: string): boolean {
-      return faults.delete(id);
-    },
+    remove: (id: string): boolean => faults.delete(id),
     /** Clears a client's faults, or all of them (the sandbox's reset); answers how many. */
     clear(clientId?: string): number {
-      const doomed = [...faults.values()].filter(
-        (fault) => clientId === undefined || fault.clientId === clientId,
-      );
+      const doomed = matching(clientId);
       for (const fault of doomed) {
         faults.delete(fault.id);
       }
@@ -109,24 +85,50 @@ export function createFaultTable(deps: { readonly clock: Clock }) {
     /** The fault this call meets, counted down (and gone when spent); undefined for none. */
     take(clientId: string, method: string, url: string): Fault | undefined {
       const key = routeKey(method, url);
-      for (const fault of faults.values()) {
-        if (fault.clientId === clientId && fault.key === key) {
-          const spent = { ...fault, remaining: fault.remaining - 1 };
-          if (spent.remaining === 0) {
-            faults.delete(fault.id);
-          } else {
-            faults.set(fault.id, spent);
-          }
-          return publicFault(spent);
-        }
+      const fault = matching(clientId).find((candidate) => candidate.key === key);
+      if (fault === undefined) {
+        return undefined;
       }
-      return undefined;
+      const spent = { ...fault, remaining: fault.remaining - 1 };
+      if (spent.remaining === 0) {
+        faults.delete(fault.id);
+      } else {
+        faults.set(fault.id, spent);
+      }
+      return publicFault(spent);
     },
+  };
+}
+
+/** A fault for a known route, or a 400 naming the route. */
+function newFault(
+  request: NewFault,
+  routes: ReadonlyMap<string, string>,
+  clock: Clock,
+): StoredFault {
+  const [method = '', path = '', ...rest] = request.route.trim().split(/\s+/);
+  const key = routeKey(method, path);
+  const route = routes.get(key);
+  if (route === undefined || rest.length > 0) {
+    throw new AppError('VALIDATION_ERROR', `route ${UNKNOWN_ROUTE}`, {
+      details: [{ field: 'route', message: UNKNOWN_ROUTE }],
+    });
+  }
+  return {
+    id: newObjectId(clock),
+    clientId: request.clientId,
+    route,
+    fault: request.fault,
+    times: request.times,
+    remaining: request.times,
+    retryAfterSeconds: request.retryAfterSeconds ?? 1,
+    createdAt: clock.now(),
+    key,
   };
 }
 
 export type FaultTable = ReturnType<typeof createFaultTable>;
 
-function publicFault({ key: _key, ...fault }: Fault & { key: string }): Fault {
+function publicFault({ key: _key, ...fault }: StoredFault): Fault {
   return fault;
 }
