@@ -7,6 +7,7 @@ import { type CliCommand, call, required } from './admin-call.ts';
 import type { CliContext } from './cli-context.ts';
 import { signClientAssertion } from './client-assertion-signer.ts';
 import { OPERATOR_COMMANDS } from './operator-commands.ts';
+import { SANDBOX_COMMANDS } from './sandbox-commands.ts';
 
 async function assertion(context: CliContext) {
   const demo = await readDemoClient(context.dataDir);
@@ -175,5 +176,6 @@ export const COMMANDS: Record<string, CliCommand> = {
       });
     },
   },
+  ...SANDBOX_COMMANDS,
   ...OPERATOR_COMMANDS,
 };
