@@ -193,7 +193,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         await nameEnquiryMisses.record(request, reply, payload);
       }
     });
-    // Sandbox: the failures a test asked for on its client's calls (docs/sandbox-testing-controls.md).
+    // Sandbox: the failures a test asked for on its client's calls
+    // (docs/sandbox-testing-controls.md).
     if (services.sandboxFaults !== undefined) {
       installSandboxFaults(authenticated, services.sandboxFaults);
     }

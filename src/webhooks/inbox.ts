@@ -28,7 +28,10 @@ export function createWebhookInbox(deps: { readonly db: Db }) {
       for (;;) {
         const found = await listInboxEntries(deps.db, filter);
         const left = deadline - performance.now();
-        if (found.total > 0 || left <= 0 || options.signal?.aborted === true) {
+        // The page and the count are two reads (on PostgreSQL, two connections): an entry
+        // recorded between them is counted but not on the page, so look again for it.
+        const matched = found.entries.length > 0 || (found.total > 0 && filter.offset > 0);
+        if (matched || left <= 0 || options.signal?.aborted === true) {
           return found;
         }
         try {
