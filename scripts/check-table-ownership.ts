@@ -19,7 +19,7 @@ const OWNERS: Record<string, readonly string[]> = {
   ],
   'src/audit': ['audit_events'],
   'src/idempotency': ['idempotency_requests'],
-  'src/webhooks': ['webhook_endpoints', 'webhook_events', 'webhook_attempts'],
+  'src/webhooks': ['webhook_endpoints', 'webhook_events', 'webhook_attempts', 'webhook_inbox'],
   'src/rails/nip': ['nip_simulator_sessions'],
   'src/modules/clients': ['clients'],
   'src/modules/accounts': ['accounts', 'account_number_keys'],

@@ -48,8 +48,9 @@ import { isUssdGatewaySimulator, ussdRoutes } from './modules/ussd/index.ts';
 import { vasRoutes } from './modules/vas/index.ts';
 import { virtualAccountRoutes } from './modules/virtual-accounts/index.ts';
 import { isNipSimulator } from './rails/nip/nip-simulator.ts';
+import { installSandboxFaults } from './sandbox/faults/index.ts';
 import type { Services } from './services.ts';
-import type { Clock } from './shared/clock.ts';
+import { type Clock, SandboxClock } from './shared/clock.ts';
 import { webhookRoutes } from './webhooks/routes/index.ts';
 
 export interface AppDeps {
@@ -194,6 +195,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         await nameEnquiryMisses.record(request, reply, payload);
       }
     });
+    // Sandbox: the failures a test asked for on its client's calls
+    // (docs/sandbox-testing-controls.md).
+    if (services.sandboxFaults !== undefined) {
+      installSandboxFaults(authenticated, services.sandboxFaults);
+    }
     await authenticated.register(accountRoutes, {
       accountService: services.accountService,
       subAccountService: services.subAccountService,
@@ -282,6 +288,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         ? services.ussdGateway
         : undefined,
     clock: deps.clock,
+    sandboxClock:
+      config.ibsEnv === 'sandbox' && deps.clock instanceof SandboxClock ? deps.clock : undefined,
+    sandboxWebhookInbox: services.webhookInbox,
+    sandboxFaults: services.sandboxFaults,
   });
   if (config.exposure.dashboardEnabled) {
     await app.register(dashboardRoutes, {

@@ -6,16 +6,19 @@ import { createUssdStatusQueryWorker } from './modules/ussd/index.ts';
 import { createVasStatusQueryWorker } from './modules/vas/index.ts';
 import { createRetentionWorker } from './retention-worker.ts';
 import type { Services } from './services.ts';
-import type { Clock } from './shared/clock.ts';
+import { type Clock, SandboxClock } from './shared/clock.ts';
 import type { PollLoopOptions } from './shared/poll-loop.ts';
 import { createDeliveryWorker } from './webhooks/delivery-worker.ts';
 import { destinationPolicy } from './webhooks/destination-guard.ts';
-import { createHttpSender } from './webhooks/http-sender.ts';
+import { createHttpSender, type WebhookSender } from './webhooks/http-sender.ts';
 
 export interface BackgroundWorkerDeps {
   readonly config: Config;
   readonly db: Db;
+  /** The bank's clock: in the sandbox the test clock, whose advances wake the started workers. */
   readonly clock: Clock;
+  /** Real time, for what the test clock does not move (services.ts); by default `clock`. */
+  readonly wallClock?: Clock;
   readonly services: Pick<
     Services,
     'outboundTransfers' | 'vasPurchaseService' | 'ussdService' | 'checkoutService'
@@ -35,6 +38,8 @@ export type WorkerName =
   | 'webhookDeliveries'
   | 'retention';
 
+type Reporting = (worker: WorkerName) => Pick<PollLoopOptions, 'onError' | 'onRecovered'>;
+
 /**
  * Every background loop, tuned from the configuration: the status queries that settle
  * Processing NIP transfers, pending VAS purchases and USSD payments whose notice was lost, and
@@ -44,89 +49,116 @@ export type WorkerName =
  */
 export function createBackgroundWorkers(deps: BackgroundWorkerDeps) {
   const { config } = deps;
-  const reporting = (worker: WorkerName): Pick<PollLoopOptions, 'onError' | 'onRecovered'> => ({
+  const reporting: Reporting = (worker) => ({
     onError: (error, failedRounds) => deps.report.onError(worker, error, failedRounds),
     onRecovered: (failedRounds) => deps.report.onRecovered(worker, failedRounds),
-  });
-  const statusQueries = createStatusQueryWorker({
-    db: deps.db,
-    clock: deps.clock,
-    outbound: deps.services.outboundTransfers,
-    batchSize: config.transfers.statusQueryWorker.batchSize,
-    pollIntervalMs: config.transfers.statusQueryWorker.pollIntervalMs,
-    claimSeconds: config.transfers.statusQueryWorker.claimSeconds,
-    ...reporting('statusQueries'),
-  });
-  // Pending VAS purchases, on the same worker settings as the NIP status queries.
-  const vasStatusQueries = createVasStatusQueryWorker({
-    db: deps.db,
-    clock: deps.clock,
-    purchases: deps.services.vasPurchaseService,
-    batchSize: config.transfers.statusQueryWorker.batchSize,
-    pollIntervalMs: config.transfers.statusQueryWorker.pollIntervalMs,
-    claimSeconds: config.transfers.statusQueryWorker.claimSeconds,
-    ...reporting('vasStatusQueries'),
-  });
-  // Unpaid USSD references whose payment notice may have been lost, on the same settings.
-  const ussdStatusQueries = createUssdStatusQueryWorker({
-    db: deps.db,
-    clock: deps.clock,
-    ussd: deps.services.ussdService,
-    batchSize: config.transfers.statusQueryWorker.batchSize,
-    pollIntervalMs: config.transfers.statusQueryWorker.pollIntervalMs,
-    claimSeconds: config.transfers.statusQueryWorker.claimSeconds,
-    ...reporting('ussdStatusQueries'),
-  });
-  // Checkout sessions paid while no page watched them, so their event still goes out.
-  const checkoutCompletions = createCheckoutCompletionWorker({
-    checkout: deps.services.checkoutService,
-    batchSize: config.transfers.statusQueryWorker.batchSize,
-    pollIntervalMs: config.transfers.statusQueryWorker.pollIntervalMs,
-    everySeconds: 10,
-    ...reporting('checkoutCompletions'),
-  });
-  const retention = createRetentionWorker({
-    db: deps.db,
-    clock: deps.clock,
-    config: config.retention,
-    ...reporting('retention'),
   });
   const sender = createHttpSender({
     timeoutMs: config.webhooks.timeoutMs,
     policy: destinationPolicy(config),
   });
-  const webhookDeliveries = createDeliveryWorker({
-    db: deps.db,
-    clock: deps.clock,
-    sender,
-    retryScheduleSeconds: config.webhooks.retryScheduleSeconds,
-    timeoutMs: config.webhooks.timeoutMs,
-    batchSize: config.webhooks.batchSize,
-    pollIntervalMs: config.webhooks.pollIntervalMs,
-    ...reporting('webhookDeliveries'),
-  });
   const all = {
-    statusQueries,
-    vasStatusQueries,
-    ussdStatusQueries,
-    checkoutCompletions,
-    webhookDeliveries,
-    retention,
-  };
+    ...statusWorkers(deps, reporting),
+    ...upkeepWorkers(deps, reporting, sender),
+  } satisfies Record<WorkerName, unknown>;
   const started = new Set<WorkerName>();
+  /**
+   * A round of every started worker now; webhook delivery last, so the events the others' rounds
+   * wrote go out in the same wake. Answers when those rounds are done.
+   */
+  async function wake(): Promise<void> {
+    const first = [...started].filter((name) => name !== 'webhookDeliveries');
+    await Promise.all(first.map((name) => all[name].wake()));
+    if (started.has('webhookDeliveries')) {
+      await all.webhookDeliveries.wake();
+    }
+  }
+  // In the sandbox, moving the test clock makes work due: the workers look at once.
+  let unsubscribe: (() => void) | undefined;
   return {
+    wake,
     /** Starts the named workers (by default, those the configuration runs in the server). */
     start(names: readonly WorkerName[] = enabledInServer(config)) {
       for (const name of names) {
         all[name].start();
         started.add(name);
       }
+      if (unsubscribe === undefined && deps.clock instanceof SandboxClock) {
+        unsubscribe = deps.clock.onAdvance(wake);
+      }
       return [...started];
     },
     async stop() {
+      unsubscribe?.();
+      unsubscribe = undefined;
       await Promise.all([...started].map((name) => all[name].stop()));
       sender.close();
     },
+  };
+}
+
+/** The loops that ask a vendor about work left pending, and the checkout completions. */
+function statusWorkers(deps: BackgroundWorkerDeps, reporting: Reporting) {
+  const settings = deps.config.transfers.statusQueryWorker;
+  const common = {
+    db: deps.db,
+    clock: deps.clock,
+    batchSize: settings.batchSize,
+    pollIntervalMs: settings.pollIntervalMs,
+    claimSeconds: settings.claimSeconds,
+  };
+  return {
+    statusQueries: createStatusQueryWorker({
+      ...common,
+      outbound: deps.services.outboundTransfers,
+      ...reporting('statusQueries'),
+    }),
+    // Pending VAS purchases, on the same worker settings as the NIP status queries.
+    vasStatusQueries: createVasStatusQueryWorker({
+      ...common,
+      purchases: deps.services.vasPurchaseService,
+      ...reporting('vasStatusQueries'),
+    }),
+    // Unpaid USSD references whose payment notice may have been lost, on the same settings.
+    ussdStatusQueries: createUssdStatusQueryWorker({
+      ...common,
+      ussd: deps.services.ussdService,
+      ...reporting('ussdStatusQueries'),
+    }),
+    // Checkout sessions paid while no page watched them, so their event still goes out.
+    checkoutCompletions: createCheckoutCompletionWorker({
+      checkout: deps.services.checkoutService,
+      batchSize: settings.batchSize,
+      pollIntervalMs: settings.pollIntervalMs,
+      everySeconds: 10,
+      ...reporting('checkoutCompletions'),
+    }),
+  };
+}
+
+/** Webhook delivery and retention. */
+function upkeepWorkers(deps: BackgroundWorkerDeps, reporting: Reporting, sender: WebhookSender) {
+  const { config } = deps;
+  return {
+    webhookDeliveries: createDeliveryWorker({
+      db: deps.db,
+      clock: deps.clock,
+      sender,
+      retryScheduleSeconds: config.webhooks.retryScheduleSeconds,
+      timeoutMs: config.webhooks.timeoutMs,
+      batchSize: config.webhooks.batchSize,
+      pollIntervalMs: config.webhooks.pollIntervalMs,
+      // The sandbox keeps what each attempt sent and got (GET /admin/sandbox/webhooks).
+      inbox: config.ibsEnv === 'sandbox',
+      ...reporting('webhookDeliveries'),
+    }),
+    retention: createRetentionWorker({
+      db: deps.db,
+      clock: deps.clock,
+      ...(deps.wallClock === undefined ? {} : { wallClock: deps.wallClock }),
+      config: config.retention,
+      ...reporting('retention'),
+    }),
   };
 }
 

@@ -22,25 +22,32 @@ export function createRetentionWorker(
   deps: {
     readonly db: Db;
     readonly clock: Clock;
+    /**
+     * Real time, for what the sandbox's test clock does not move (dashboard sessions, client
+     * assertions: services.ts); by default `clock`.
+     */
+    readonly wallClock?: Clock;
     readonly config: RetentionConfig;
   } & Pick<PollLoopOptions, 'onError' | 'onRecovered'>,
 ) {
   const { config } = deps;
+  const bank = deps.clock;
+  const wall = deps.wallClock ?? deps.clock;
   const purges = [
-    { purge: purgeExpiredRefreshTokens, keepDays: config.expiredDays },
-    { purge: purgeExpiredDashboardSessions, keepDays: config.expiredDays },
-    { purge: purgeExpiredAssertionIds, keepDays: config.expiredDays },
-    { purge: purgeExpiredEnquiries, keepDays: config.expiredDays },
-    { purge: purgeOldIdempotencyKeys, keepDays: config.idempotencyKeyDays },
-    { purge: purgeDeliveredEvents, keepDays: config.deliveredWebhookDays },
+    { purge: purgeExpiredRefreshTokens, keepDays: config.expiredDays, clock: bank },
+    { purge: purgeExpiredDashboardSessions, keepDays: config.expiredDays, clock: wall },
+    { purge: purgeExpiredAssertionIds, keepDays: config.expiredDays, clock: wall },
+    { purge: purgeExpiredEnquiries, keepDays: config.expiredDays, clock: bank },
+    { purge: purgeOldIdempotencyKeys, keepDays: config.idempotencyKeyDays, clock: bank },
+    { purge: purgeDeliveredEvents, keepDays: config.deliveredWebhookDays, clock: bank },
   ];
 
   /** One batch from every table; the loop comes straight back while any batch was full. */
   async function runOnce(): Promise<number> {
-    const now = deps.clock.now().getTime();
     let fullest = 0;
-    for (const { purge, keepDays } of purges) {
-      const deleted = await purge(deps.db, new Date(now - keepDays * DAY_MS), config.batchSize);
+    for (const { purge, keepDays, clock } of purges) {
+      const before = new Date(clock.now().getTime() - keepDays * DAY_MS);
+      const deleted = await purge(deps.db, before, config.batchSize);
       fullest = Math.max(fullest, deleted);
     }
     return fullest;
@@ -52,5 +59,5 @@ export function createRetentionWorker(
     ...(deps.onError === undefined ? {} : { onError: deps.onError }),
     ...(deps.onRecovered === undefined ? {} : { onRecovered: deps.onRecovered }),
   });
-  return { runOnce, start: pollLoop.start, stop: pollLoop.stop };
+  return { runOnce, start: pollLoop.start, stop: pollLoop.stop, wake: pollLoop.wake };
 }

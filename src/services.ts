@@ -61,14 +61,23 @@ import { createNipSimulator, isNipSimulator } from './rails/nip/nip-simulator.ts
 import { createDatabaseSessionStore } from './rails/nip/simulator-sessions.ts';
 import type { Rail } from './rails/rail.ts';
 import { createUnconfiguredRail } from './rails/unconfigured-rail.ts';
+import { createFaultTable } from './sandbox/faults/index.ts';
 import type { Clock } from './shared/clock.ts';
 import { destinationPolicy } from './webhooks/destination-guard.ts';
+import { createWebhookInbox } from './webhooks/inbox.ts';
 import { createWebhookService } from './webhooks/webhook-service.ts';
 
 export interface ServiceDeps {
   readonly config: Config;
   readonly db: Db;
+  /** The bank's clock: in the sandbox the test clock (docs/sandbox-testing-controls.md). */
   readonly clock: Clock;
+  /**
+   * Real time, for what the test clock must not move; by default `clock`. Client assertions are
+   * signed on the caller's own clock, and an operator's dashboard sign-in should not end because
+   * the bank's day was moved on.
+   */
+  readonly wallClock?: Clock;
   readonly secrets: Secrets;
   /** The NIP rail; by default the sandbox simulator, or a refusing rail in production. */
   readonly rail?: Rail;
@@ -89,6 +98,7 @@ export interface ServiceDeps {
  */
 export function createServices(deps: ServiceDeps) {
   const { config, db, clock } = deps;
+  const wallClock = deps.wallClock ?? clock;
   const accessTokens = createAccessTokenIssuer({
     secret: deps.secrets.tokenSigningSecret,
     issuer: config.publicBaseUrl,
@@ -111,7 +121,7 @@ export function createServices(deps: ServiceDeps) {
       audiences: config.assertionAudiences,
       minRsaKeyBits: config.minRsaKeyBits,
       maxLifetimeSeconds: config.assertionMaxLifetimeSeconds,
-      clock,
+      clock: wallClock,
     },
     refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
     rejectReusedAssertionIds: config.assertionRejectReusedJti,
@@ -296,17 +306,22 @@ export function createServices(deps: ServiceDeps) {
     ussdService,
     checkoutService,
     ledgerOverview: createLedgerOverview({ db }),
+    // The sandbox's record of every webhook delivery attempt; none in production.
+    webhookInbox: config.ibsEnv === 'sandbox' ? createWebhookInbox({ db }) : undefined,
+    // Failures a test asks for on its own client's calls (POST /admin/sandbox/faults); none in
+    // production. In memory: the reset clears them (clear()).
+    sandboxFaults: config.ibsEnv === 'sandbox' ? createFaultTable({ clock }) : undefined,
     rail,
     ussdGateway,
     // One-click dashboard sign-in links, shared by the banner, the admin API and the dashboard.
     dashboardLoginLinks: createLoginLinks({
       ttlSeconds: config.exposure.dashboardLoginLinkTtlSeconds,
-      now: () => clock.now(),
+      now: () => wallClock.now(),
     }),
     // Dashboard sessions, in the database so that ending one ends it on every process.
     dashboardSessions: createDashboardSessions({
       db,
-      clock,
+      clock: wallClock,
       ttlSeconds: config.exposure.dashboardSessionTtlSeconds,
     }),
   };

@@ -13,7 +13,7 @@ import { requestForLog } from './http/request-log.ts';
 import { createDemoClient, ensureDemoClient } from './sandbox/demo-client.ts';
 import { resolveSecrets } from './sandbox/secrets.ts';
 import { createServices, type Services } from './services.ts';
-import { systemClock } from './shared/clock.ts';
+import { type Clock, SandboxClock, systemClock } from './shared/clock.ts';
 import { newSecretToken } from './shared/ids.ts';
 
 export interface StartOptions {
@@ -90,10 +90,14 @@ export async function startServer(options: StartOptions = {}): Promise<StartedSe
           ),
       });
   await migrate(db);
+  // The sandbox runs on a test clock an operator or a test can move (POST /admin/sandbox/clock);
+  // what it must not move (client assertions, dashboard sign-ins) keeps real time.
+  const clock: Clock = config.ibsEnv === 'sandbox' ? new SandboxClock() : systemClock;
   const services = createServices({
     config,
     db,
-    clock: systemClock,
+    clock,
+    wallClock: systemClock,
     secrets,
     onAuditError: (error) => log?.error({ err: error }, 'an audit event was not recorded'),
   });
@@ -103,7 +107,7 @@ export async function startServer(options: StartOptions = {}): Promise<StartedSe
     config,
     services,
     db,
-    clock: systemClock,
+    clock,
     secrets,
     logger: options.logger ?? {
       level: config.logLevel,
@@ -115,7 +119,8 @@ export async function startServer(options: StartOptions = {}): Promise<StartedSe
   const workers = createBackgroundWorkers({
     config,
     db,
-    clock: systemClock,
+    clock,
+    wallClock: systemClock,
     services,
     // A run of failed rounds is reported once a minute, with how many failed in a row.
     report: reportTo(app.log),

@@ -8,12 +8,10 @@ export async function signClientAssertion(options: {
   audience: string;
   lifetimeSeconds?: number;
   issuer?: string;
-  /** The time to sign at: the server's (a sandbox clock may run ahead of this machine's). */
-  now?: Date;
 }): Promise<string> {
   const key = createPrivateKey(options.privateKeyPem);
   const algorithm = key.asymmetricKeyType === 'ec' ? 'ES256' : 'RS256';
-  const nowSeconds = Math.floor((options.now?.getTime() ?? Date.now()) / 1000);
+  const nowSeconds = Math.floor(Date.now() / 1000);
   return new SignJWT({})
     .setProtectedHeader({ alg: algorithm, typ: 'JWT' })
     .setIssuer(options.issuer ?? 'https://openibs.local')

@@ -7,6 +7,7 @@ import { type CliCommand, call, required } from './admin-call.ts';
 import type { CliContext } from './cli-context.ts';
 import { signClientAssertion } from './client-assertion-signer.ts';
 import { OPERATOR_COMMANDS } from './operator-commands.ts';
+import { SANDBOX_COMMANDS } from './sandbox-commands.ts';
 import { START_COMMAND } from './start-command.ts';
 
 async function assertion(context: CliContext) {
@@ -178,4 +179,5 @@ export const COMMANDS: Record<string, CliCommand> = {
     },
   },
   ...OPERATOR_COMMANDS,
+  ...SANDBOX_COMMANDS,
 };

@@ -10,7 +10,7 @@ export interface AdminAnswer<T = unknown> {
 }
 
 export type AdminCall = <T = unknown>(
-  method: 'GET' | 'POST' | 'PUT',
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   url: string,
   payload?: Record<string, unknown>,
 ) => Promise<AdminAnswer<T>>;

@@ -103,6 +103,10 @@ export const ERROR_CODES = {
   RATE_LIMITED: { httpStatus: 429, message: 'Too many requests.' },
   INTERNAL_ERROR: { httpStatus: 500, message: 'Something went wrong.' },
   SERVICE_UNAVAILABLE: { httpStatus: 503, message: 'Service temporarily unavailable.' },
+  GATEWAY_TIMEOUT: {
+    httpStatus: 504,
+    message: 'The request timed out before an answer came; it may have been completed.',
+  },
   DATABASE_UNAVAILABLE: {
     httpStatus: 503,
     message: 'The database is not reachable right now. Try again shortly.',

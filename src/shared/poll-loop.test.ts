@@ -91,3 +91,63 @@ describe('the poll loop through a database outage', () => {
     assert.ok(Date.now() - stoppedAt < 1_000, 'stop does not wait for the back-off');
   });
 });
+
+describe('waking the poll loop (the sandbox clock moved)', () => {
+  it('runs a round at once instead of after the pause, and answers when it is done', async () => {
+    const rounds: number[] = [];
+    const loop = createPollLoop(
+      async () => {
+        await sleep(20);
+        rounds.push(Date.now());
+        return 0;
+      },
+      { batchSize: 10, pollIntervalMs: 60_000 },
+    );
+    assert.equal(await Promise.race([loop.wake().then(() => 'woken'), sleep(5)]), 'woken');
+    loop.start();
+    await sleep(50);
+    assert.equal(rounds.length, 1, 'the first round, then a minute of sleep');
+    const wokenAt = Date.now();
+    await loop.wake();
+    assert.equal(rounds.length, 2, 'wake() answered after the round it caused');
+    assert.ok(Date.now() - wokenAt < 1_000);
+    await loop.stop();
+  });
+
+  it('a wake during a round runs another round right after it', async () => {
+    let rounds = 0;
+    const loop = createPollLoop(
+      async () => {
+        rounds += 1;
+        await sleep(30);
+        return 0;
+      },
+      { batchSize: 10, pollIntervalMs: 60_000 },
+    );
+    loop.start();
+    await sleep(10);
+    assert.equal(rounds, 1, 'the first round is running');
+    await loop.wake();
+    assert.equal(rounds, 2, 'the round in progress might have read the old time: one more ran');
+    await loop.stop();
+  });
+
+  it('stop() lets a pending wake() answer', async () => {
+    let release: () => void = () => {};
+    const loop = createPollLoop(
+      async () => {
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        return 0;
+      },
+      { batchSize: 10, pollIntervalMs: 60_000 },
+    );
+    loop.start();
+    await sleep(5);
+    const woken = loop.wake();
+    const stopped = loop.stop();
+    release();
+    await Promise.all([woken, stopped]);
+  });
+});

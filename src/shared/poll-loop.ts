@@ -29,6 +29,9 @@ export function createPollLoop(runOnce: () => Promise<number>, options: PollLoop
   let running = false;
   let loopDone: Promise<void> | undefined;
   let wake: (() => void) | undefined;
+  // Callers of wake() waiting for a round that starts after their call.
+  let wokenBy: (() => void)[] = [];
+  let wakeAsked = false;
   const maxBackoffMs = options.maxBackoffMs ?? MAX_BACKOFF_MS;
   const reportIntervalMs = options.errorReportIntervalMs ?? ERROR_REPORT_INTERVAL_MS;
 
@@ -44,6 +47,9 @@ export function createPollLoop(runOnce: () => Promise<number>, options: PollLoop
     let failedRounds = 0;
     let lastReportAt = Number.NEGATIVE_INFINITY;
     while (running) {
+      const waiting = wokenBy;
+      wokenBy = [];
+      wakeAsked = false;
       let claimed = 0;
       try {
         claimed = await runOnce();
@@ -61,7 +67,10 @@ export function createPollLoop(runOnce: () => Promise<number>, options: PollLoop
           notify(() => options.onError?.(error, failed));
         }
       }
-      if ((failedRounds > 0 || claimed < options.batchSize) && running) {
+      for (const resolve of waiting) {
+        resolve();
+      }
+      if ((failedRounds > 0 || claimed < options.batchSize) && running && !wakeAsked) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, pauseAfter(failedRounds));
           wake = () => {
@@ -89,11 +98,27 @@ export function createPollLoop(runOnce: () => Promise<number>, options: PollLoop
         loopDone = loop();
       }
     },
+    /**
+     * Runs a round now instead of after the pause (the sandbox clock moved, so work may have come
+     * due); answers once a round that started after this call has finished.
+     */
+    wake(): Promise<void> {
+      if (!running) {
+        return Promise.resolve();
+      }
+      wakeAsked = true;
+      const done = new Promise<void>((resolve) => wokenBy.push(resolve));
+      wake?.();
+      return done;
+    },
     /** Lets the round in progress finish, then stops. */
     async stop(): Promise<void> {
       running = false;
       wake?.();
       await loopDone;
+      for (const resolve of wokenBy.splice(0)) {
+        resolve();
+      }
     },
   };
 }
@@ -114,5 +139,5 @@ export function createClaimingWorker<T>(
     return due.length;
   }
   const pollLoop = createPollLoop(runOnce, options);
-  return { runOnce, start: pollLoop.start, stop: pollLoop.stop };
+  return { runOnce, start: pollLoop.start, stop: pollLoop.stop, wake: pollLoop.wake };
 }

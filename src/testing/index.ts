@@ -26,9 +26,12 @@ export interface SandboxClient {
   readonly ibsClientId: string;
   readonly oauthClientId: string;
   readonly privateKeyPem: string;
-  /** A client assertion signed at the bank's time (for SDKs that take one). */
+  /**
+   * A client assertion (for SDKs that take one), signed on this machine's clock: as a real
+   * client's, it is judged in real time even when the bank's test clock has moved.
+   */
   assertion(): Promise<string>;
-  /** A fresh access token (a client assertion signed at the bank's time, then /oauth2/token). */
+  /** A fresh access token (a client assertion, then /oauth2/token). */
   token(): Promise<string>;
   /** Headers for an API call: the bearer token and ClientID. */
   headers(): Promise<{ authorization: string; clientid: string }>;
@@ -212,7 +215,7 @@ function sandboxOf(server: StartedServer, admin: AdminCall, clients: ClientKeys[
       if (keys === undefined) {
         throw new Error(`no client ${nameOrId ?? ''} with a private key in this sandbox`);
       }
-      return signedInClient(server.url, keys, clock.now);
+      return signedInClient(server.url, keys);
     },
     account: (accountNumber) =>
       admin('GET', `/admin/accounts/${encodeURIComponent(accountNumber)}`),
@@ -245,17 +248,12 @@ function sandboxOf(server: StartedServer, admin: AdminCall, clients: ClientKeys[
   };
 }
 
-function signedInClient(
-  baseUrl: string,
-  keys: ClientKeys,
-  bankNow: () => Promise<Date>,
-): SandboxClient {
+function signedInClient(baseUrl: string, keys: ClientKeys): SandboxClient {
   const assertion = async () =>
     signClientAssertion({
       oauthClientId: keys.oauthClientId,
       privateKeyPem: keys.privateKeyPem,
       audience: baseUrl,
-      now: await bankNow(),
     });
   const token = async () => {
     const response = await fetch(`${baseUrl}/oauth2/token`, {

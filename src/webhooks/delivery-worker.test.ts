@@ -148,6 +148,8 @@ describe('webhook delivery', () => {
     assert.equal(request.headers['webhook-id'], event.id);
     assert.equal(event.status, 'delivered');
     assert.deepEqual(await attemptsOf(event.id), [{ attempt: 1, status_code: 200, error: null }]);
+    const inbox = await testApp.db.query('SELECT 1 FROM webhook_inbox');
+    assert.equal(inbox.length, 0, 'only the sandbox keeps the bytes sent (its inbox)');
   });
 
   it('retries through a refused connection and a 500, then delivers once with the same webhook-id', async () => {

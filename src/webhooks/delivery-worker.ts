@@ -11,6 +11,7 @@ import {
 import { claimDueEvents, recordAttempt, type WebhookEvent } from './event-repository.ts';
 import type { WebhookEventStatus } from './event-types.ts';
 import type { SendResult, WebhookSender } from './http-sender.ts';
+import { recordInboxEntry } from './inbox-repository.ts';
 import { newWebhookSecret, signatureHeader } from './signer.ts';
 
 export interface DeliveryWorkerDeps {
@@ -21,6 +22,11 @@ export interface DeliveryWorkerDeps {
   readonly timeoutMs: number;
   readonly batchSize: number;
   readonly pollIntervalMs: number;
+  /**
+   * The sandbox's inbox: every attempt is also recorded with the exact body and headers (signed
+   * even when there is no URL to send them to) and the answer. Off in production.
+   */
+  readonly inbox?: boolean;
   /** Failed rounds are reported (throttled) and recoveries told, as the poll loop does. */
   readonly onError?: PollLoopOptions['onError'];
   readonly onRecovered?: PollLoopOptions['onRecovered'];
@@ -63,16 +69,14 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
     const attemptedAt = deps.clock.now();
     const url = event.callbackUrl ?? endpoint.url;
     const refusal = destinationRefusal(event, endpoint);
+    const body = JSON.stringify(event.payload);
+    const headers = signedHeaders(event, endpoint, attemptedAt, body);
     const result: SendResult =
       refusal !== undefined || url === null
         ? { statusCode: undefined, latencyMs: 0, error: refusal, responseExcerpt: undefined }
-        : await deps.sender.send(
-            url,
-            headersFor(event, endpoint, attemptedAt),
-            JSON.stringify(event.payload),
-          );
-    const next = await decide(event, endpoint, result, refusal !== undefined);
-    await recordAttempt(deps.db, {
+        : await deps.sender.send(url, headers, body);
+    const next = await decide(deps, { event, endpoint, result, refused: refusal !== undefined });
+    const recorded = await recordAttempt(deps.db, {
       eventId: event.id,
       attempt: event.attempts,
       status: next.status,
@@ -86,51 +90,76 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
         responseExcerpt: result.responseExcerpt ?? null,
       },
     });
-  }
-
-  /** The event's status after this attempt; a 410 from the client's own URL disables it. */
-  async function decide(
-    event: WebhookEvent,
-    endpoint: WebhookEndpoint,
-    result: SendResult,
-    refused: boolean,
-  ): Promise<{ status: WebhookEventStatus; at?: Date }> {
-    const verdict = refused ? 'refused' : verdictFor(result.statusCode);
-    if (verdict === 'delivered') {
-      return { status: 'delivered' };
+    if (recorded && deps.inbox === true) {
+      await recordInboxEntry(deps.db, {
+        ...inboxEntryOf(event, { url, headers, body, result }),
+        attemptedAt,
+      });
     }
-    if (verdict === 'gone' && event.callbackUrl === null) {
-      await disableEndpoint(deps.db, endpoint.clientId, '410 Gone', deps.clock.now());
-    }
-    if (verdict !== 'retry') {
-      return { status: 'failed' };
-    }
-    const attemptInRound = event.attempts - event.replayBase;
-    const at = nextAttemptAt(attemptInRound, deps.clock.now(), deps.retryScheduleSeconds);
-    return at === undefined ? { status: 'failed' } : { status: 'pending', at };
-  }
-
-  function headersFor(event: WebhookEvent, endpoint: WebhookEndpoint, at: Date) {
-    const timestamp = Math.floor(at.getTime() / 1000);
-    return {
-      'content-type': 'application/json',
-      'user-agent': 'OpenIBS-Webhooks/1.0',
-      'webhook-id': event.id,
-      'webhook-timestamp': String(timestamp),
-      'webhook-signature': signatureHeader(
-        event.id,
-        timestamp,
-        JSON.stringify(event.payload),
-        signingSecrets(endpoint, at),
-      ),
-    };
   }
 
   const pollLoop = createPollLoop(runOnce, deps);
-  return { runOnce, start: pollLoop.start, stop: pollLoop.stop };
+  return { runOnce, start: pollLoop.start, stop: pollLoop.stop, wake: pollLoop.wake };
 }
 
 export type DeliveryWorker = ReturnType<typeof createDeliveryWorker>;
+
+/** The event's status after this attempt; a 410 from the client's own URL disables it. */
+async function decide(
+  deps: Pick<DeliveryWorkerDeps, 'db' | 'clock' | 'retryScheduleSeconds'>,
+  attempt: {
+    event: WebhookEvent;
+    endpoint: WebhookEndpoint;
+    result: SendResult;
+    refused: boolean;
+  },
+): Promise<{ status: WebhookEventStatus; at?: Date }> {
+  const { event, endpoint, result, refused } = attempt;
+  const verdict = refused ? 'refused' : verdictFor(result.statusCode);
+  if (verdict === 'delivered') {
+    return { status: 'delivered' };
+  }
+  if (verdict === 'gone' && event.callbackUrl === null) {
+    await disableEndpoint(deps.db, endpoint.clientId, '410 Gone', deps.clock.now());
+  }
+  if (verdict !== 'retry') {
+    return { status: 'failed' };
+  }
+  const attemptInRound = event.attempts - event.replayBase;
+  const at = nextAttemptAt(attemptInRound, deps.clock.now(), deps.retryScheduleSeconds);
+  return at === undefined ? { status: 'failed' } : { status: 'pending', at };
+}
+
+/** The Standard Webhooks headers of one attempt, signed with every live secret. */
+function signedHeaders(event: WebhookEvent, endpoint: WebhookEndpoint, at: Date, body: string) {
+  const timestamp = Math.floor(at.getTime() / 1000);
+  return {
+    'content-type': 'application/json',
+    'user-agent': 'OpenIBS-Webhooks/1.0',
+    'webhook-id': event.id,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': signatureHeader(event.id, timestamp, body, signingSecrets(endpoint, at)),
+  };
+}
+
+/** What the sandbox's inbox keeps of an attempt: what was sent, where, and what came back. */
+function inboxEntryOf(
+  event: WebhookEvent,
+  sent: { url: string | null; headers: Record<string, string>; body: string; result: SendResult },
+) {
+  return {
+    eventId: event.id,
+    attempt: event.attempts,
+    clientId: event.clientId,
+    type: event.type,
+    url: sent.url,
+    requestHeaders: sent.headers,
+    requestBody: sent.body,
+    responseStatus: sent.result.statusCode ?? null,
+    responseBody: sent.result.responseExcerpt ?? null,
+    error: sent.result.error ?? null,
+  };
+}
 
 function destinationRefusal(event: WebhookEvent, endpoint: WebhookEndpoint): string | undefined {
   if (event.callbackUrl === null && endpoint.url === null) {

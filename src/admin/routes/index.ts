@@ -51,7 +51,9 @@ import {
 import { type DashboardSessionRouteOptions, dashboardSessionRoute } from './dashboard-sessions.ts';
 import { type LedgerOverviewRouteOptions, ledgerOverviewRoute } from './ledger-overview.ts';
 import { type ListClientsRouteOptions, listClientsRoute } from './list-clients.ts';
+import { type SandboxClockRouteOptions, sandboxClockRoutes } from './sandbox-clock.ts';
 import { type SandboxCreditRouteOptions, sandboxCreditRoute } from './sandbox-credits.ts';
+import { type SandboxFaultRoutesOptions, sandboxFaultRoutes } from './sandbox-faults.ts';
 import {
   type SandboxNipOutcomeRouteOptions,
   sandboxNipOutcomeRoute,
@@ -61,6 +63,7 @@ import {
   type SandboxVirtualAccountPaymentRouteOptions,
   sandboxVirtualAccountPaymentRoute,
 } from './sandbox-virtual-account-payments.ts';
+import { type SandboxWebhookRouteOptions, sandboxWebhookRoute } from './sandbox-webhooks.ts';
 import { type VasCatalogueRoutesOptions, vasCatalogueRoutes } from './vas-catalogue.ts';
 import { type AdminWebhookRoutesOptions, adminWebhookRoutes } from './webhooks.ts';
 
@@ -87,6 +90,9 @@ export type AdminRoutesOptions = {
   AccountFreezeRoutesOptions &
   AccountByNumberRouteOptions &
   SandboxCreditRouteOptions &
+  SandboxClockRouteOptions &
+  SandboxWebhookRouteOptions &
+  SandboxFaultRoutesOptions &
   SandboxVirtualAccountPaymentRouteOptions &
   SandboxUssdDialRouteOptions &
   VasCatalogueRoutesOptions &
@@ -120,6 +126,9 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
   await app.register(sandboxCreditRoute, options);
   await app.register(sandboxVirtualAccountPaymentRoute, options);
   await app.register(sandboxUssdDialRoute, options);
+  await app.register(sandboxClockRoutes, options);
+  await app.register(sandboxWebhookRoute, options);
+  await app.register(sandboxFaultRoutes, options);
   await app.register(adminWebhookRoutes, options);
   await app.register(vasCatalogueRoutes, options);
   await app.register(clientVirtualAccountsRoute, options);

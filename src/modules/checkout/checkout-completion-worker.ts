@@ -19,5 +19,5 @@ export interface CheckoutCompletionWorkerDeps {
 export function createCheckoutCompletionWorker(deps: CheckoutCompletionWorkerDeps) {
   const runOnce = () => deps.checkout.completePaid(deps.batchSize, deps.everySeconds);
   const pollLoop = createPollLoop(runOnce, deps);
-  return { runOnce, start: pollLoop.start, stop: pollLoop.stop };
+  return { runOnce, start: pollLoop.start, stop: pollLoop.stop, wake: pollLoop.wake };
 }

@@ -388,12 +388,12 @@ export async function listTransfers(db: Queryable, filter: TransferFilter) {
 }
 
 /**
- * Adds an outbound transfer to its daily limit key's total for the UTC day it was made, and
- * answers the day's new total. The key's row is shared by every account of one verified
- * identity, so it is written only under the key's batch lock (ledger_lock_batch, migration
- * 0023): taken here in the same statement, it costs nothing when the batch that credited the
- * account took it already in its global order (sweepLockIds), as it does unless the account's
- * sweep settings changed in between.
+ * Adds an outbound transfer to its daily limit key's total for the day it was made in Lagos
+ * (transfer_limit_day, migration 0031), and answers the day's new total. The key's row is shared
+ * by every account of one verified identity, so it is written only under the key's batch lock
+ * (ledger_lock_batch, migration 0023): taken here in the same statement, it costs nothing when
+ * the batch that credited the account took it already in its global order (sweepLockIds), as it
+ * does unless the account's sweep settings changed in between.
  */
 export async function addToDailyOutbound(
   db: Queryable,
@@ -401,7 +401,7 @@ export async function addToDailyOutbound(
 ): Promise<Kobo> {
   const rows = await db.query<{ total_kobo: bigint }>(
     `INSERT INTO daily_outbound_totals AS d (limit_key, day, total_kobo)
-     SELECT $1, ($2::timestamptz AT TIME ZONE 'UTC')::date, $3::bigint
+     SELECT $1, transfer_limit_day($2::timestamptz), $3::bigint
        FROM ledger_lock_batch(ARRAY[$1::text])
      ON CONFLICT (limit_key, day) DO UPDATE SET total_kobo = d.total_kobo + EXCLUDED.total_kobo
      RETURNING total_kobo`,

@@ -1,0 +1,113 @@
+import { Type } from 'typebox';
+import { DateQuery, paginationQuery } from '../http/common-schemas.ts';
+import { FAULT_KINDS } from '../sandbox/faults/index.ts';
+
+/** The sandbox's test clock as the admin API shows it. */
+export const SandboxClockSchema = Type.Object({
+  now: Type.String({ format: 'date-time', description: "The bank's time now." }),
+  offsetSeconds: Type.Number({
+    description: "The bank's time minus real time, in seconds (it changes while frozen).",
+  }),
+  frozen: Type.Boolean({
+    description: 'Frozen: the time moves only when advanced. Running: real time plus the offset.',
+  }),
+});
+
+export const SandboxClockBody = Type.Object({
+  advance: Type.Optional(
+    Type.String({
+      maxLength: 64,
+      description:
+        'How far to move the clock forward: an ISO 8601 duration in weeks, days, hours, minutes and seconds (PT2H, P1DT30M, PT0.5S), more than zero and at most P400D.',
+      examples: ['PT2H'],
+    }),
+  ),
+  freeze: Type.Optional(
+    Type.Boolean({
+      description: 'true: stop the clock where it is; false: let it run on from where it stopped.',
+    }),
+  ),
+});
+
+export const SandboxWebhooksQuery = Type.Object({
+  clientId: Type.Optional(Type.String({ maxLength: 64, description: 'An ibs_client_id.' })),
+  type: Type.Optional(Type.String({ maxLength: 64, description: 'The event type: transfer...' })),
+  since: Type.Optional(DateQuery),
+  after: Type.Optional(
+    Type.String({
+      pattern: '^[0-9]{1,18}$',
+      description: 'Only entries recorded after the entry with this _id (a cursor).',
+    }),
+  ),
+  wait: Type.Optional(
+    Type.Number({
+      minimum: 0,
+      maximum: 30,
+      description: 'Seconds to wait until at least one entry matches (long poll); default 0.',
+    }),
+  ),
+  ...paginationQuery(25),
+});
+
+export const SandboxWebhookSchema = Type.Object({
+  _id: Type.String({ description: 'Increasing in the order the attempts were made.' }),
+  eventId: Type.String({ description: 'The webhook-id header: the same on every attempt.' }),
+  attempt: Type.Integer(),
+  clientId: Type.String(),
+  type: Type.String(),
+  url: Type.Union([Type.String(), Type.Null()], {
+    description: 'Where it was sent; null when the client has no webhook URL (nothing was sent).',
+  }),
+  requestHeaders: Type.Record(Type.String(), Type.String()),
+  requestBody: Type.String({ description: 'The exact bytes signed, as UTF-8 text.' }),
+  responseStatus: Type.Union([Type.Integer(), Type.Null()]),
+  responseBody: Type.Union([Type.String(), Type.Null()], {
+    description: "The receiver's answer, its first 512 bytes.",
+  }),
+  error: Type.Union([Type.String(), Type.Null()], {
+    description: 'Why no answer came: the transport error, or why nothing was sent.',
+  }),
+  attemptedAt: Type.String({ format: 'date-time' }),
+});
+
+export const SandboxFaultBody = Type.Object({
+  clientId: Type.String({
+    minLength: 1,
+    maxLength: 64,
+    description: 'The ibs_client_id whose calls fail (the client the access token belongs to).',
+  }),
+  route: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    description: 'Method and route pattern as /openapi.json lists them.',
+    examples: ['POST /transfers'],
+  }),
+  fault: Type.Enum([...FAULT_KINDS]),
+  times: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 1000, default: 1, description: 'How many calls fail.' }),
+  ),
+  retryAfterSeconds: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 3600,
+      description: 'The Retry-After of a 429 fault (default 1).',
+    }),
+  ),
+});
+
+export const SandboxFaultSchema = Type.Object({
+  _id: Type.String(),
+  clientId: Type.String(),
+  route: Type.String({ examples: ['POST /transfers'] }),
+  fault: Type.Enum([...FAULT_KINDS]),
+  times: Type.Integer(),
+  remaining: Type.Integer({ description: 'How many of the calls are still to fail.' }),
+  retryAfterSeconds: Type.Integer(),
+  createdAt: Type.String({ format: 'date-time' }),
+});
+
+export const SandboxFaultsQuery = Type.Object({
+  clientId: Type.Optional(Type.String({ maxLength: 64 })),
+});
+
+export const ClearedSchema = Type.Object({ cleared: Type.Integer() });

@@ -1,0 +1,8 @@
+export { installSandboxFaults } from './fault-hooks.ts';
+export {
+  createFaultTable,
+  FAULT_KINDS,
+  type Fault,
+  type FaultKind,
+  type FaultTable,
+} from './fault-table.ts';
