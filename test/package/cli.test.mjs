@@ -18,16 +18,22 @@ describe('npx openibs start --memory as a child process', () => {
   let folder;
   before(async () => {
     folder = await mkdtemp(path.join(tmpdir(), 'openibs-cli-'));
-    child = spawn(process.execPath, [BIN, 'start', '--memory', '--port', '0', '--fixtures', FIXTURES, '--json'], {
-      cwd: folder,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    child = spawn(
+      process.execPath,
+      [BIN, 'start', '--memory', '--port', '0', '--fixtures', FIXTURES, '--json'],
+      {
+        cwd: folder,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     ready = await new Promise((resolve, reject) => {
       let text = '';
       child.stdout.on('data', (chunk) => {
         text += chunk;
         const line = text.split('\n').find((candidate) => candidate.startsWith('{'));
-        if (line !== undefined) resolve(JSON.parse(line));
+        if (line !== undefined) {
+          resolve(JSON.parse(line));
+        }
       });
       child.once('exit', (code) => reject(new Error(`openibs start exited with ${code}`)));
     });
@@ -49,7 +55,14 @@ describe('npx openibs start --memory as a child process', () => {
     const keyFile = path.join(folder, 'acme.pem');
     await writeFile(keyFile, acme.apps[0].privateKeyPem);
     const { stdout } = await promisify(execFile)(process.execPath, [
-      BIN, 'token', '--url', ready.url, '--client-id', acme.apps[0].oauthClientId, '--key', keyFile,
+      BIN,
+      'token',
+      '--url',
+      ready.url,
+      '--client-id',
+      acme.apps[0].oauthClientId,
+      '--key',
+      keyFile,
     ]);
     const accounts = await fetch(`${ready.url}/accounts`, {
       headers: { authorization: `Bearer ${stdout.trim()}`, clientid: acme.ibsClientId },
@@ -62,6 +75,9 @@ describe('npx openibs start --memory as a child process', () => {
 
   it('writes nothing to its working folder', async () => {
     const { readdir } = await import('node:fs/promises');
-    assert.deepEqual((await readdir(folder)).filter((name) => name !== 'acme.pem'), []);
+    assert.deepEqual(
+      (await readdir(folder)).filter((name) => name !== 'acme.pem'),
+      [],
+    );
   });
 });

@@ -51,7 +51,10 @@ describe('a payout service tested against the OpenIBS sandbox', () => {
   it('the published SDK pays another client, and the transfer webhook is seen', async () => {
     const { auth, transfers } = await sdkAs('Acme Payouts');
     try {
-      const enquiry = await transfers.nameEnquiry({ bankCode: OUR_BANK, accountNumber: SHOP_ACCOUNT });
+      const enquiry = await transfers.nameEnquiry({
+        bankCode: OUR_BANK,
+        accountNumber: SHOP_ACCOUNT,
+      });
       const sent = await transfers.create({
         nameEnquiryReference: enquiry.data.sessionId,
         debitAccountNumber: ACME_ACCOUNT,
@@ -88,7 +91,10 @@ describe('a payout service tested against the OpenIBS sandbox', () => {
       await bank.clock.advance('PT16M');
       const paid = await bank
         .payVirtualAccount({ accountNumber: made.data.accountNumber, amount: 1000 })
-        .then(() => 'paid', (error) => error.message);
+        .then(
+          () => 'paid',
+          (error) => error.message,
+        );
       assert.notEqual(paid, 'paid', 'an expired virtual account takes no payment');
       assert.equal(await balance(SHOP_ACCOUNT), 2500);
     } finally {
