@@ -149,6 +149,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       typeof payload === 'string' &&
       payload.includes('"NAME_ENQUIRY_FAILED"'),
   });
+  // A sandbox reset clears these counts too; an app closed (in a test) is taken off the list.
+  const unregister = [
+    services.sandboxResets.register('rate-limits', () => limit.reset()),
+    services.sandboxResets.register('name-enquiry-misses', () => nameEnquiryMisses.reset()),
+  ];
+  app.addHook('onClose', async () => {
+    for (const off of unregister) {
+      off();
+    }
+  });
   await app.register(healthRoutes, { db: deps.db });
   if (metrics !== undefined) {
     await app.register(metricsRoute, { registry: metrics, token: config.metrics.token });
@@ -280,6 +290,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         ? services.ussdGateway
         : undefined,
     clock: deps.clock,
+    sandboxFixtures: services.sandboxFixtures,
   });
   if (config.exposure.dashboardEnabled) {
     await app.register(dashboardRoutes, {

@@ -18,7 +18,11 @@ export interface BackgroundWorkerDeps {
   readonly clock: Clock;
   readonly services: Pick<
     Services,
-    'outboundTransfers' | 'vasPurchaseService' | 'ussdService' | 'checkoutService'
+    | 'outboundTransfers'
+    | 'vasPurchaseService'
+    | 'ussdService'
+    | 'checkoutService'
+    | 'deliveryFence'
   >;
   /** Told about a run of failed rounds (throttled) and when a worker works again. */
   readonly report: {
@@ -103,6 +107,8 @@ export function createBackgroundWorkers(deps: BackgroundWorkerDeps) {
     timeoutMs: config.webhooks.timeoutMs,
     batchSize: config.webhooks.batchSize,
     pollIntervalMs: config.webhooks.pollIntervalMs,
+    // A sandbox reset stops what this worker claimed before it from being sent after it.
+    fence: deps.services.deliveryFence,
     ...reporting('webhookDeliveries'),
   });
   const all = {

@@ -9,6 +9,7 @@ import { migrate } from './db/migrate.ts';
 import { requestForLog } from './http/request-log.ts';
 import { sandboxBanner } from './sandbox/banner.ts';
 import { ensureDemoClient } from './sandbox/demo-client.ts';
+import { demoWorld } from './sandbox/fixtures/index.ts';
 import { resolveSecrets } from './sandbox/secrets.ts';
 import { createServices } from './services.ts';
 import { systemClock } from './shared/clock.ts';
@@ -85,6 +86,10 @@ async function main(): Promise<void> {
       clientService: services.clientService,
       network: services.rail,
     });
+    // Without fixtures, a reset goes back to the demo client (docs/fixtures.md).
+    services.sandboxFixtures?.useDefaultWorld(
+      await demoWorld(demo, config.sandboxDemoBalanceKobo),
+    );
     const dashboardLink = config.exposure.dashboardEnabled
       ? `${config.publicBaseUrl}/dashboard/login/${services.dashboardLoginLinks.issue().ticket}`
       : undefined;

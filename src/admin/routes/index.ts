@@ -52,9 +52,14 @@ import { type LedgerOverviewRouteOptions, ledgerOverviewRoute } from './ledger-o
 import { type ListClientsRouteOptions, listClientsRoute } from './list-clients.ts';
 import { type SandboxCreditRouteOptions, sandboxCreditRoute } from './sandbox-credits.ts';
 import {
+  type SandboxFixturesRouteOptions,
+  sandboxFixturesRoutes,
+} from './sandbox-fixtures.ts';
+import {
   type SandboxNipOutcomeRouteOptions,
   sandboxNipOutcomeRoute,
 } from './sandbox-nip-outcomes.ts';
+import { type SandboxResetRouteOptions, sandboxResetRoute } from './sandbox-reset.ts';
 import { type SandboxUssdDialRouteOptions, sandboxUssdDialRoute } from './sandbox-ussd-dials.ts';
 import {
   type SandboxVirtualAccountPaymentRouteOptions,
@@ -87,6 +92,8 @@ export type AdminRoutesOptions = {
   SandboxCreditRouteOptions &
   SandboxVirtualAccountPaymentRouteOptions &
   SandboxUssdDialRouteOptions &
+  SandboxFixturesRouteOptions &
+  SandboxResetRouteOptions &
   VasCatalogueRoutesOptions &
   AdminWebhookRoutesOptions &
   ClientVirtualAccountsRouteOptions &
@@ -117,6 +124,8 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
   await app.register(sandboxCreditRoute, options);
   await app.register(sandboxVirtualAccountPaymentRoute, options);
   await app.register(sandboxUssdDialRoute, options);
+  await app.register(sandboxFixturesRoutes, options);
+  await app.register(sandboxResetRoute, options);
   await app.register(adminWebhookRoutes, options);
   await app.register(vasCatalogueRoutes, options);
   await app.register(clientVirtualAccountsRoute, options);
