@@ -51,10 +51,7 @@ import { type DashboardSessionRouteOptions, dashboardSessionRoute } from './dash
 import { type LedgerOverviewRouteOptions, ledgerOverviewRoute } from './ledger-overview.ts';
 import { type ListClientsRouteOptions, listClientsRoute } from './list-clients.ts';
 import { type SandboxCreditRouteOptions, sandboxCreditRoute } from './sandbox-credits.ts';
-import {
-  type SandboxFixturesRouteOptions,
-  sandboxFixturesRoutes,
-} from './sandbox-fixtures.ts';
+import { type SandboxFixturesRouteOptions, sandboxFixturesRoutes } from './sandbox-fixtures.ts';
 import {
   type SandboxNipOutcomeRouteOptions,
   sandboxNipOutcomeRoute,

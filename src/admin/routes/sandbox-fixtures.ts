@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '../../errors/app-error.ts';
 import { ErrorSchema, envelopeSchema } from '../../http/common-schemas.ts';
 import { ok } from '../../http/envelope.ts';
-import { type FixturesService, FixturesSchema } from '../../sandbox/fixtures/index.ts';
+import { FixturesSchema, type FixturesService } from '../../sandbox/fixtures/index.ts';
 import { FixturesSummarySchema } from '../admin-schemas.ts';
 
 export interface SandboxFixturesRouteOptions {
@@ -18,15 +18,17 @@ const FIXTURES_BODY_LIMIT = 4 * 1024 * 1024;
  * its JSON path, nothing loaded), makes it the fixtures in force and resets the bank to it.
  * GET: the fixtures in force (docs/fixtures.md).
  */
-export const sandboxFixturesRoutes: FastifyPluginAsyncTypebox<
-  SandboxFixturesRouteOptions
-> = async (app, { sandboxFixtures }) => {
+export const sandboxFixturesRoutes: FastifyPluginAsyncTypebox<SandboxFixturesRouteOptions> = async (
+  app,
+  { sandboxFixtures },
+) => {
   app.post(
     '/admin/sandbox/fixtures',
     {
       bodyLimit: FIXTURES_BODY_LIMIT,
-      // The service checks the document itself, so that every problem is named, not the first.
-      attachValidation: true,
+      // The schema is for the reference only: the service checks the document itself, so that
+      // every problem is named (not the first) and an unknown key is reported, not dropped.
+      validatorCompiler: () => () => true,
       schema: {
         tags: ['Admin'],
         summary: 'Sandbox: load fixtures and reset the bank to them',
