@@ -18,11 +18,7 @@ export interface BackgroundWorkerDeps {
   readonly clock: Clock;
   readonly services: Pick<
     Services,
-    | 'outboundTransfers'
-    | 'vasPurchaseService'
-    | 'ussdService'
-    | 'checkoutService'
-    | 'deliveryFence'
+    'outboundTransfers' | 'vasPurchaseService' | 'ussdService' | 'checkoutService' | 'deliveryFence'
   >;
   /** Told about a run of failed rounds (throttled) and when a worker works again. */
   readonly report: {

@@ -87,9 +87,7 @@ async function main(): Promise<void> {
       network: services.rail,
     });
     // Without fixtures, a reset goes back to the demo client (docs/fixtures.md).
-    services.sandboxFixtures?.useDefaultWorld(
-      await demoWorld(demo, config.sandboxDemoBalanceKobo),
-    );
+    services.sandboxFixtures?.useDefaultWorld(await demoWorld(demo, config.sandboxDemoBalanceKobo));
     const dashboardLink = config.exposure.dashboardEnabled
       ? `${config.publicBaseUrl}/dashboard/login/${services.dashboardLoginLinks.issue().ticket}`
       : undefined;

@@ -33,6 +33,41 @@ BEGIN
 END $$`);
 }
 
+/**
+ * The tables in the order a TRUNCATE should lock them: each before the tables its foreign keys
+ * refer to (a cycle is broken anywhere). A statement in flight takes its own table first and the
+ * tables it refers to after (to check its keys), so locking in this order never waits for it
+ * while holding what it waits for: fewer deadlocks between a reset and the requests it meets.
+ */
+export async function referrersFirst(db: Queryable, tables: readonly string[]): Promise<string[]> {
+  const edges = await db.query<{ referrer: string; referred: string }>(
+    `SELECT conrelid::regclass::text AS referrer, confrelid::regclass::text AS referred
+       FROM pg_constraint WHERE contype = 'f' AND conrelid <> confrelid`,
+  );
+  const referrers = new Map<string, string[]>();
+  for (const { referrer, referred } of edges) {
+    referrers.set(referred, [...(referrers.get(referred) ?? []), referrer]);
+  }
+  const wanted = new Set(tables);
+  const ordered: string[] = [];
+  const visiting = new Set<string>();
+  // Depth first over "who refers to me": every referrer is placed before the table it refers to.
+  const place = (table: string) => {
+    if (ordered.includes(table) || visiting.has(table) || !wanted.has(table)) {
+      return;
+    }
+    visiting.add(table);
+    for (const referrer of referrers.get(table) ?? []) {
+      place(referrer);
+    }
+    ordered.push(table);
+  };
+  for (const table of tables) {
+    place(table);
+  }
+  return ordered;
+}
+
 /** The tables of the current schema, as the migrations left them (for the reset's own check). */
 export async function listTables(db: Queryable): Promise<string[]> {
   const rows = await db.query<{ table_name: string }>(

@@ -10,14 +10,27 @@ export interface SandboxResets {
    * unregisters it, for a part that goes away before the process does (an app closed in a test).
    */
   register(name: string, clear: () => void | Promise<void>): () => void;
-  /** Runs every clearing, one after the other; the first failure fails the reset. */
+  /**
+   * A reset begins: the generation moves on, then every clearing runs, one after the other; the
+   * first failure fails the reset.
+   */
   runAll(): Promise<void>;
+  /** The reset's database work is over: the generation moves on again. */
+  settled(): void;
+  /**
+   * Moves at each start and end of a reset: a request that saw it change between its arrival
+   * and its answer crossed a reset (the error handler answers SANDBOX_RESET for its failures).
+   */
+  generation(): number;
+  /** Whether a reset is under way (begun, its database work not yet over). */
+  resetting(): boolean;
   /** The names registered, in order (the reset's answer and its tests show them). */
   names(): string[];
 }
 
 export function createSandboxResets(): SandboxResets {
   const clearings = new Map<string, () => void | Promise<void>>();
+  let generation = 0;
   return {
     register(name, clear) {
       clearings.set(name, clear);
@@ -28,10 +41,16 @@ export function createSandboxResets(): SandboxResets {
       };
     },
     async runAll() {
+      generation += 1;
       for (const clear of [...clearings.values()]) {
         await clear();
       }
     },
+    settled() {
+      generation += 1;
+    },
+    generation: () => generation,
+    resetting: () => generation % 2 === 1,
     names: () => [...clearings.keys()],
   };
 }

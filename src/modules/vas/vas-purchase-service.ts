@@ -186,7 +186,10 @@ export function createVasPurchaseService(deps: VasPurchaseServiceDeps) {
         ? { journal: journalJson(purchaseJournal(settled, newObjectId(deps.clock), now)) }
         : {}),
       // Told only when it was pending for its buyer: the others learned it from the answer.
-      events: status !== 'pending' && how.queried ? outboxEventsJson(deps.clock, finalEvents(settled)) : [],
+      events:
+        status !== 'pending' && how.queried
+          ? outboxEventsJson(deps.clock, finalEvents(settled))
+          : [],
     });
     if (result.kind === 'unchanged') {
       return load(purchase.id);
