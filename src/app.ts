@@ -67,11 +67,40 @@ export interface AppDeps {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const NAME_ENQUIRY = '/transfers/name-enquiry';
+/** The routes that reset: their own failures are theirs to answer. */
+const RESETS = new Set(['/admin/sandbox/reset', '/admin/sandbox/fixtures']);
 
 /**
  * The HTTP app: framework options, the edge plugins, then one registrar per module. It builds no
  * service; server.ts, the tests and the benchmarks hand it the services they built once.
  */
+/**
+ * Sandbox: whether a reset ran while a request was handled (it arrived under another generation,
+ * or one is running now). Its failures answer SANDBOX_RESET (error-handler.ts); the routes that
+ * reset answer their own.
+ */
+function resetCrossings(
+  app: FastifyInstance,
+  resets: Services['sandboxResets'],
+  sandbox: boolean,
+): (request: FastifyRequest) => boolean {
+  if (!sandbox) {
+    return () => false;
+  }
+  const arrivedIn = new WeakMap<FastifyRequest, number>();
+  app.addHook('onRequest', async (request) => {
+    arrivedIn.set(request, resets.generation());
+  });
+  return (request) => {
+    const arrived = arrivedIn.get(request);
+    return (
+      !RESETS.has(request.routeOptions.url ?? '') &&
+      arrived !== undefined &&
+      (arrived !== resets.generation() || resets.resetting())
+    );
+  };
+}
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, services } = deps;
   const app = Fastify({
@@ -89,7 +118,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...serverTimeoutOptions(config.http),
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.addHook('onSend', async (request, reply) => addUsualHeaders(request, reply));
-  installErrorHandlers(app);
+  installErrorHandlers(app, {
+    crossedReset: resetCrossings(app, services.sandboxResets, config.ibsEnv === 'sandbox'),
+  });
   installJsonParser(app);
   installClientInput(app);
   // Prometheus metrics, one registry per app (docs/deployment.md): the request hooks go on the
@@ -151,6 +182,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       reply.statusCode === 400 &&
       typeof payload === 'string' &&
       payload.includes('"NAME_ENQUIRY_FAILED"'),
+  });
+  // A sandbox reset clears these counts too; an app closed (in a test) is taken off the list.
+  const unregister = [
+    services.sandboxResets.register('rate-limits', () => limit.reset()),
+    services.sandboxResets.register('name-enquiry-misses', () => nameEnquiryMisses.reset()),
+  ];
+  app.addHook('onClose', async () => {
+    for (const off of unregister) {
+      off();
+    }
   });
   await app.register(healthRoutes, { db: deps.db });
   if (metrics !== undefined) {
@@ -292,6 +333,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       config.ibsEnv === 'sandbox' && deps.clock instanceof SandboxClock ? deps.clock : undefined,
     sandboxWebhookInbox: services.webhookInbox,
     sandboxFaults: services.sandboxFaults,
+    sandboxFixtures: services.sandboxFixtures,
   });
   if (config.exposure.dashboardEnabled) {
     await app.register(dashboardRoutes, {

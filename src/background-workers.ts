@@ -21,7 +21,7 @@ export interface BackgroundWorkerDeps {
   readonly wallClock?: Clock;
   readonly services: Pick<
     Services,
-    'outboundTransfers' | 'vasPurchaseService' | 'ussdService' | 'checkoutService'
+    'outboundTransfers' | 'vasPurchaseService' | 'ussdService' | 'checkoutService' | 'deliveryFence'
   >;
   /** Told about a run of failed rounds (throttled) and when a worker works again. */
   readonly report: {
@@ -150,6 +150,8 @@ function upkeepWorkers(deps: BackgroundWorkerDeps, reporting: Reporting, sender:
       pollIntervalMs: config.webhooks.pollIntervalMs,
       // The sandbox keeps what each attempt sent and got (GET /admin/sandbox/webhooks).
       inbox: config.ibsEnv === 'sandbox',
+      // A sandbox reset stops what this worker claimed before it from being sent after it.
+      fence: deps.services.deliveryFence,
       ...reporting('webhookDeliveries'),
     }),
     retention: createRetentionWorker({

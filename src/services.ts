@@ -62,10 +62,18 @@ import { createDatabaseSessionStore } from './rails/nip/simulator-sessions.ts';
 import type { Rail } from './rails/rail.ts';
 import { createUnconfiguredRail } from './rails/unconfigured-rail.ts';
 import { createFaultTable } from './sandbox/faults/index.ts';
-import type { Clock } from './shared/clock.ts';
+import {
+  createFixturesService,
+  type FixturesServiceDeps,
+  NO_SANDBOX_CLOCK,
+  type SandboxClock,
+} from './sandbox/fixtures/index.ts';
+import { createSandboxResets, type SandboxResets } from './sandbox/sandbox-resets.ts';
+import { type Clock, SandboxClock as TestClock } from './shared/clock.ts';
+import { createDeliveryFence } from './webhooks/delivery-fence.ts';
 import { destinationPolicy } from './webhooks/destination-guard.ts';
 import { createWebhookInbox } from './webhooks/inbox.ts';
-import { createWebhookService } from './webhooks/webhook-service.ts';
+import { checkDestination, createWebhookService } from './webhooks/webhook-service.ts';
 
 export interface ServiceDeps {
   readonly config: Config;
@@ -89,6 +97,8 @@ export interface ServiceDeps {
   readonly ussdGateway?: UssdGateway;
   /** Where a failed audit write is reported (the process log); it never fails a request. */
   readonly onAuditError?: (error: unknown) => void;
+  /** The sandbox's test clock, which a reset puts back to the fixtures' settings; none: nothing. */
+  readonly sandboxClock?: SandboxClock;
 }
 
 /**
@@ -285,7 +295,7 @@ export function createServices(deps: ServiceDeps) {
       config.ussd.referenceValidForSeconds + config.ussd.statusQueryGraceSeconds,
     ),
   });
-  return {
+  const services = {
     accessTokens,
     revocations,
     auditLog,
@@ -325,9 +335,89 @@ export function createServices(deps: ServiceDeps) {
       ttlSeconds: config.exposure.dashboardSessionTtlSeconds,
     }),
   };
+  return { ...services, ...sandboxParts(deps, services) };
 }
 
 export type Services = ReturnType<typeof createServices>;
+
+/**
+ * What resets the sandbox: the registry of what a reset clears in memory (the webhook fence,
+ * the NIP simulator's queue; the app adds its rate limits), and the fixtures service, which
+ * exists only in the sandbox.
+ */
+function sandboxParts(
+  deps: ServiceDeps,
+  services: {
+    readonly rail: Rail;
+    readonly sandboxFaults: { clear(): void } | undefined;
+  } & Omit<
+    FixturesServiceDeps,
+    | 'db'
+    | 'clock'
+    | 'environment'
+    | 'minRsaKeyBits'
+    | 'defaultValidForSeconds'
+    | 'check'
+    | 'nipSimulator'
+    | 'resets'
+    | 'sandboxClock'
+  >,
+) {
+  const { config, db, clock } = deps;
+  const deliveryFence = createDeliveryFence();
+  const sandboxResets: SandboxResets = createSandboxResets();
+  sandboxResets.register('webhook-deliveries', () => deliveryFence.advance());
+  const { rail } = services;
+  const nipSimulator = config.ibsEnv === 'sandbox' && isNipSimulator(rail) ? rail : undefined;
+  if (nipSimulator !== undefined) {
+    sandboxResets.register('nip-simulator', () => nipSimulator.clearQueuedOutcomes());
+  }
+  const { sandboxFaults } = services;
+  if (sandboxFaults !== undefined) {
+    sandboxResets.register('faults', () => sandboxFaults.clear());
+  }
+  const sandboxFixtures =
+    config.ibsEnv !== 'sandbox'
+      ? undefined
+      : createFixturesService({
+          ...services,
+          db,
+          clock,
+          environment: config.ibsEnv,
+          minRsaKeyBits: config.minRsaKeyBits,
+          defaultValidForSeconds: config.virtualAccounts.defaultValidForSeconds,
+          check: {
+            institutionCode: config.institutionCode,
+            minRsaKeyBits: config.minRsaKeyBits,
+            validForSeconds: {
+              min: config.virtualAccounts.minValidForSeconds,
+              max: config.virtualAccounts.maxValidForSeconds,
+            },
+            maxAmountKobo: config.maxAmountKobo,
+            isKnownBank: (code) => findBank(code, config.institutionCode) !== undefined,
+            refuseUrl: (url) => refusalOf(url, destinationPolicy(config)),
+          },
+          nipSimulator,
+          resets: sandboxResets,
+          // The test clock goes back to the fixtures' settings (or real time) on every reset.
+          sandboxClock:
+            deps.sandboxClock ?? (clock instanceof TestClock ? clock : NO_SANDBOX_CLOCK),
+        });
+  return { deliveryFence, sandboxResets, sandboxFixtures };
+}
+
+/** Why the destination policy refuses a URL, or undefined when it allows it. */
+async function refusalOf(
+  url: string,
+  policy: ReturnType<typeof destinationPolicy>,
+): Promise<string | undefined> {
+  try {
+    await checkDestination(url, policy);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message.replace(/^url /, '') : String(error);
+  }
+}
 
 /** The sandbox NIP simulator, or in production a rail that refuses other banks (no adapter yet). */
 function createRail(config: Config, clock: Clock, db: Db): Rail {

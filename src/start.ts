@@ -11,6 +11,7 @@ import { createPgliteDb } from './db/pglite-db.ts';
 import { migratedImage } from './db/pglite-image.ts';
 import { requestForLog } from './http/request-log.ts';
 import { createDemoClient, ensureDemoClient } from './sandbox/demo-client.ts';
+import { demoWorld } from './sandbox/fixtures/index.ts';
 import { resolveSecrets } from './sandbox/secrets.ts';
 import { createServices, type Services } from './services.ts';
 import { type Clock, SandboxClock, systemClock } from './shared/clock.ts';
@@ -171,8 +172,11 @@ async function demoClient(
     clientService: services.clientService,
     network: services.rail,
   };
+  // Without fixtures, a reset goes back to the demo client (docs/fixtures.md).
+  const balanceKobo = config.sandboxDemoBalanceKobo;
   if (memory) {
     const made = await createDemoClient(deps);
+    services.sandboxFixtures?.useDefaultWorld(await demoWorld(made, balanceKobo));
     return { ...made, privateKeyFile: undefined, created: true };
   }
   const { demo, created } = await ensureDemoClient({
@@ -180,6 +184,7 @@ async function demoClient(
     dataDir: config.dataDir,
     baseUrl: config.publicBaseUrl,
   });
+  services.sandboxFixtures?.useDefaultWorld(await demoWorld(demo, balanceKobo));
   return { ...demo, privateKeyPem: undefined, created };
 }
 

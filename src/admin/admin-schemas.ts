@@ -141,3 +141,26 @@ export const AuditEventSchema = Type.Object({
   requestId: Type.Union([Type.String(), Type.Null()]),
   details: Type.Record(Type.String(), Type.Unknown()),
 });
+
+/** What sandbox fixtures made, for a test to find it (src/sandbox/fixtures/load-fixtures.ts). */
+export const FixturesSummarySchema = Type.Object({
+  seed: Type.Union([Type.String(), Type.Null()]),
+  clients: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      ibsClientId: Type.String(),
+      oauthClientIds: Type.Array(Type.String()),
+      mainAccountNumber: Type.String(),
+      accountNumbers: Type.Array(Type.String(), { description: 'The main account first.' }),
+      subAccountNumbers: Type.Array(Type.String()),
+      virtualAccountNumbers: Type.Array(Type.String(), {
+        description: "Numbers the bank gave the fixtures' virtual accounts, in their order.",
+      }),
+    }),
+  ),
+});
+
+export const SandboxResetSchema = Type.Object({
+  tookMs: Type.Number({ description: 'How long the reset took inside the server.' }),
+  fixtures: FixturesSummarySchema,
+});

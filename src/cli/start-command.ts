@@ -43,7 +43,8 @@ export const START_COMMAND: CliCommand = {
       url: server.url,
       port: server.port,
       adminToken: server.secrets.adminToken,
-      demo: server.demo,
+      // With fixtures, the demo client is gone: the fixtures are the whole world.
+      demo: fixtures === undefined ? server.demo : undefined,
     };
     return json ? JSON.stringify(ready) : startBanner(ready);
   },

@@ -88,6 +88,11 @@ export const ERROR_CODES = {
   SANDBOX_ONLY: { httpStatus: 403, message: 'This operation is only available in sandbox.' },
   ROUTE_NOT_FOUND: { httpStatus: 404, message: 'Route not found.' },
   CONFLICT: { httpStatus: 409, message: 'The request conflicts with another request.' },
+  SANDBOX_RESET: {
+    httpStatus: 409,
+    message:
+      'The sandbox was reset while this request was being handled: what it did before the reset is gone. Send it again.',
+  },
   DUPLICATE_REFERENCE: {
     httpStatus: 409,
     message: 'This paymentReference was already used for a different transfer.',

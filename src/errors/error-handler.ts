@@ -29,10 +29,18 @@ export function renderError(error: AppError): ErrorBody {
   return body;
 }
 
-/** The only place that builds error bodies. Stack traces and SQL never leave the process. */
-export function installErrorHandlers(app: FastifyInstance): void {
+/**
+ * The only place that builds error bodies. Stack traces and SQL never leave the process.
+ * `crossedReset` (sandbox): whether a sandbox reset ran while the request was handled; such a
+ * request that fails answers SANDBOX_RESET, whatever its failure, which described the world the
+ * reset took away (an account gone under a prepared transfer, a transfer gone before its answer).
+ */
+export function installErrorHandlers(
+  app: FastifyInstance,
+  options: { readonly crossedReset?: (request: FastifyRequest) => boolean } = {},
+): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const appError = toAppError(error);
+    const appError = afterReset(toAppError(error), request, options.crossedReset);
     // An outage answers hundreds of requests a second: one line each, without a stack.
     if (appError.code === 'DATABASE_UNAVAILABLE') {
       request.log.warn({ code: appError.code }, 'request refused: database unavailable');
@@ -102,6 +110,18 @@ export function renderClientError(error: NodeJS.ErrnoException, socket: Duplex):
 function routePath(url: string): string {
   const path = url.split('?')[0] ?? '';
   return /^[A-Za-z0-9/._~-]{1,100}$/.test(path) ? path : 'this path';
+}
+
+/** Authentication and rate limits are about the request, not the world: they stay as they are. */
+function afterReset(
+  error: AppError,
+  request: FastifyRequest,
+  crossedReset: ((request: FastifyRequest) => boolean) | undefined,
+): AppError {
+  const aboutTheWorld = error.httpStatus !== 401 && error.httpStatus !== 429;
+  return aboutTheWorld && crossedReset?.(request) === true
+    ? new AppError('SANDBOX_RESET', undefined, { cause: error })
+    : error;
 }
 
 function toAppError(error: FastifyError): AppError {

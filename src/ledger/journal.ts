@@ -28,6 +28,8 @@ export type JournalKind =
   | 'intra_transfer'
   | 'fee'
   | 'vas_purchase'
+  /** A sandbox fixture's balance, from the sandbox's external float. */
+  | 'opening_balance'
   | 'test';
 
 /** The pure rules every journal obeys before it reaches the database (which checks again). */

@@ -123,6 +123,30 @@ export async function findTransferEntries(
   }));
 }
 
+/**
+ * The internal (GL) accounts as the migrations made them, without their balances: what a sandbox
+ * reset puts back after it empties the ledger. JSON text, handed back as it is.
+ */
+export async function readGlAccountSeeds(db: Queryable): Promise<string> {
+  const rows = await db.query<{ seeds: string }>(
+    `SELECT coalesce(jsonb_agg(jsonb_build_object('id', id, 'kind', kind, 'name', name,
+              'allow_negative', allow_negative, 'created_at', created_at) ORDER BY id),
+            '[]')::text AS seeds
+       FROM ledger_accounts WHERE kind = 'internal'`,
+  );
+  return rows[0]?.seeds ?? '[]';
+}
+
+/** Inserts the GL accounts readGlAccountSeeds read, each with a zero balance and no entries. */
+export async function insertGlAccountSeeds(tx: Queryable, seeds: string): Promise<void> {
+  await tx.query(
+    `INSERT INTO ledger_accounts (id, kind, name, allow_negative, created_at)
+     SELECT id, kind, name, allow_negative, created_at
+       FROM jsonb_populate_recordset(NULL::ledger_accounts, $1::jsonb)`,
+    [seeds],
+  );
+}
+
 /** An internal (GL) account and its balance. */
 export interface GlAccountBalance {
   readonly id: string;

@@ -67,6 +67,16 @@ export async function openAccount(
   await ledgerRepository.insertLedgerAccount(tx, { ...account, kind: 'customer' });
 }
 
+/** The GL accounts, balances aside, as a sandbox reset keeps them (opaque JSON text). */
+export function snapshotGlAccounts(db: Queryable): Promise<string> {
+  return ledgerRepository.readGlAccountSeeds(db);
+}
+
+/** After a sandbox reset emptied the ledger: the GL accounts again, at zero. */
+export function restoreGlAccounts(tx: Queryable, snapshot: string): Promise<void> {
+  return ledgerRepository.insertGlAccountSeeds(tx, snapshot);
+}
+
 /** A page of an account's entries, newest first, with the running balance after each. */
 export function readStatement(db: Queryable, filter: StatementFilter) {
   return readStatementPage(db, filter);

@@ -9,6 +9,12 @@ import type { Kobo } from '../shared/money.ts';
 
 export const DEMO_FILE = 'sandbox-demo.json';
 export const DEMO_KEY_FILE = 'sandbox-demo-private-key.pem';
+/** Who the demo client is: the sandbox's default world (fixtures/demo-world.ts) names it too. */
+export const DEMO_CLIENT = Object.freeze({
+  name: 'Demo Fintech Ltd',
+  emailAddress: 'developers@demo-fintech.example',
+  appName: 'Demo app',
+});
 
 export interface DemoClient {
   readonly ibsClientId: string;
@@ -72,11 +78,11 @@ export async function createDemoClient(
 ): Promise<MadeDemoClient> {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const { client, mainAccount } = await deps.clientService.createClient({
-    name: 'Demo Fintech Ltd',
-    emailAddress: 'developers@demo-fintech.example',
+    name: DEMO_CLIENT.name,
+    emailAddress: DEMO_CLIENT.emailAddress,
   });
   const { app } = await deps.clientService.registerApp(client.id, {
-    name: 'Demo app',
+    name: DEMO_CLIENT.appName,
     publicKey: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
   });
   if (deps.demoBalanceKobo > 0n) {

@@ -1,12 +1,75 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { createHash, randomBytes, randomInt } from 'node:crypto';
 import type { Clock } from './clock.ts';
 
 const OBJECT_ID_PATTERN = /^[0-9a-f]{24}$/;
 
+/** Where the random part of an id comes from. */
+interface RandomSource {
+  bytes(size: number): Buffer;
+  /** A whole number in [0, max); max is at most 2^48. */
+  int(max: number): number;
+}
+
+const cryptoSource: RandomSource = { bytes: randomBytes, int: (max) => randomInt(0, max) };
+
+/**
+ * Seeded sources, by the clock of the service graph they serve: every id function already takes
+ * that clock, so two sandboxes in one process (each with its own clock) never share a stream.
+ */
+const seededSources = new WeakMap<Clock, RandomSource>();
+
+/**
+ * Sandbox fixtures only (the fixtures service refuses outside the sandbox): from now on, ids made
+ * with this clock come from a stream derived from `seed`, so the same calls in the same order
+ * make the same ids. `undefined` goes back to the operating system's randomness. Secrets
+ * (`newSecretToken`) never come from a seed.
+ */
+export function seedIds(clock: Clock, seed: string | undefined): void {
+  if (seed === undefined) {
+    seededSources.delete(clock);
+  } else {
+    seededSources.set(clock, seededSource(seed));
+  }
+}
+
+function sourceFor(clock: Clock): RandomSource {
+  return seededSources.get(clock) ?? cryptoSource;
+}
+
+/** SHA-256 of the seed and a block counter, read as one long stream of bytes. */
+function seededSource(seed: string): RandomSource {
+  let block = 0;
+  let pool = Buffer.alloc(0);
+  const bytes = (size: number) => {
+    while (pool.length < size) {
+      const next = createHash('sha256').update(`${seed}\u0000${block}`).digest();
+      block += 1;
+      pool = Buffer.concat([pool, next]);
+    }
+    const taken = Buffer.from(pool.subarray(0, size));
+    pool = pool.subarray(size);
+    return taken;
+  };
+  const range = 2 ** 48;
+  return {
+    bytes,
+    int(max) {
+      // Values past the last whole multiple of max are drawn again, so every answer is as likely.
+      const limit = range - (range % max);
+      for (;;) {
+        const value = bytes(6).readUIntBE(0, 6);
+        if (value < limit) {
+          return value % max;
+        }
+      }
+    },
+  };
+}
+
 /** A 24-hex id like the published examples: 4 bytes of seconds, then 8 random bytes. */
 export function newObjectId(clock: Clock): string {
   const seconds = Math.floor(clock.now().getTime() / 1000);
-  return seconds.toString(16).padStart(8, '0') + randomBytes(8).toString('hex');
+  return seconds.toString(16).padStart(8, '0') + sourceFor(clock).bytes(8).toString('hex');
 }
 
 export function isObjectId(value: unknown): value is string {
@@ -20,13 +83,33 @@ export function newNipSessionId(institutionCode: string, clock: Clock): string {
     .toISOString()
     .replace(/[-:TZ.]/g, '')
     .slice(2, 14);
-  const serial = `${randomInt(0, 1_000_000).toString().padStart(6, '0')}${randomInt(0, 1_000_000)
+  const source = sourceFor(clock);
+  const serial = `${source.int(1_000_000).toString().padStart(6, '0')}${source
+    .int(1_000_000)
     .toString()
     .padStart(6, '0')}`;
   return `${institutionCode}${stamp}${serial}`;
 }
 
-/** An opaque secret token (refresh tokens, generated sandbox secrets). */
+/** 32 lower-case hex characters: VAS references, OAuth client ids. */
+export function newHexReference(clock: Clock): string {
+  return sourceFor(clock).bytes(16).toString('hex');
+}
+
+/** A reference of `digits` decimal digits (at most 14), zero-padded: USSD references. */
+export function newDigitReference(clock: Clock, digits: number): string {
+  return sourceFor(clock)
+    .int(10 ** digits)
+    .toString()
+    .padStart(digits, '0');
+}
+
+/** An opaque URL-safe id of `bytes` random bytes (webhook event ids after their `msg_`). */
+export function newOpaqueId(clock: Clock, bytes: number): string {
+  return sourceFor(clock).bytes(bytes).toString('base64url');
+}
+
+/** An opaque secret token (refresh tokens, generated sandbox secrets): never seeded. */
 export function newSecretToken(bytes = 32): string {
   return randomBytes(bytes).toString('base64url');
 }

@@ -1,6 +1,7 @@
 import type { Db } from '../db/db.ts';
 import type { Clock } from '../shared/clock.ts';
 import { createPollLoop, type PollLoopOptions } from '../shared/poll-loop.ts';
+import { createDeliveryFence, type DeliveryFence } from './delivery-fence.ts';
 import { nextAttemptAt, verdictFor } from './delivery-policy.ts';
 import {
   disableEndpoint,
@@ -27,6 +28,8 @@ export interface DeliveryWorkerDeps {
    * even when there is no URL to send them to) and the answer. Off in production.
    */
   readonly inbox?: boolean;
+  /** Stops deliveries claimed before a sandbox reset (delivery-fence.ts); none by default. */
+  readonly fence?: DeliveryFence;
   /** Failed rounds are reported (throttled) and recoveries told, as the poll loop does. */
   readonly onError?: PollLoopOptions['onError'];
   readonly onRecovered?: PollLoopOptions['onRecovered'];
@@ -41,8 +44,11 @@ const LOCK_MARGIN_MS = 30_000;
  * is recorded; failures are retried on the schedule, then marked failed for a replay.
  */
 export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
+  const fence = deps.fence ?? createDeliveryFence();
   /** Claims one batch and delivers it; answers how many events it claimed. */
   async function runOnce(): Promise<number> {
+    // Read before the claim: a reset that starts after this stops every send of the batch.
+    const generation = fence.generation();
     const now = deps.clock.now();
     const events = await claimDueEvents(deps.db, {
       now,
@@ -60,7 +66,9 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
       return endpoint;
     };
     await Promise.all(
-      events.map(async (event) => deliver(event, await endpointOf(event.clientId))),
+      events.map((event) =>
+        fence.send(generation, async () => deliver(event, await endpointOf(event.clientId))),
+      ),
     );
     return events.length;
   }

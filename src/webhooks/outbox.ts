@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/db.ts';
 import type { Clock } from '../shared/clock.ts';
-import { newSecretToken } from '../shared/ids.ts';
+import { newOpaqueId } from '../shared/ids.ts';
 import type { WebhookEventType } from './event-types.ts';
 
 export interface OutboxEvent {
@@ -17,9 +17,9 @@ export interface OutboxEvent {
  * payload as JSON text so the stored json keeps the view's field order. SQL that writes a change
  * and its events in one call passes these on.
  */
-export function outboxEventsJson(events: readonly OutboxEvent[]) {
+export function outboxEventsJson(clock: Clock, events: readonly OutboxEvent[]) {
   return events.map((event) => ({
-    id: `msg_${newSecretToken(18)}`,
+    id: `msg_${newOpaqueId(clock, 18)}`,
     clientId: event.clientId,
     type: event.type,
     payload: JSON.stringify({ type: event.type, data: event.data }),
@@ -36,7 +36,7 @@ export async function enqueueEvents(
   clock: Clock,
   events: readonly OutboxEvent[],
 ): Promise<string[]> {
-  const encoded = outboxEventsJson(events);
+  const encoded = outboxEventsJson(clock, events);
   await tx.query('SELECT webhook_enqueue($1::jsonb, $2)', [JSON.stringify(encoded), clock.now()]);
   return encoded.map((event) => event.id);
 }

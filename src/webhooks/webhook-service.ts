@@ -1,4 +1,4 @@
-import type { Db } from '../db/db.ts';
+import type { Db, Queryable } from '../db/db.ts';
 import { AppError, recordNotFound } from '../errors/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
 import {
@@ -107,9 +107,24 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     return events.requeueEvents(deps.db, { clientId, failedSince: since, now: deps.clock.now() });
   }
 
+  /**
+   * Sandbox fixtures: the client's webhook URL (checked by the caller) and signing secret (a
+   * fresh one unless given), in the caller's transaction.
+   */
+  async function setFixtureEndpoint(
+    tx: Queryable,
+    clientId: string,
+    fixture: { url: string | null; secret?: string | undefined },
+  ) {
+    const now = deps.clock.now();
+    await endpoints.ensureEndpoint(tx, clientId, fixture.secret ?? newWebhookSecret(), now);
+    await endpoints.setEndpointUrl(tx, clientId, fixture.url, now);
+  }
+
   return {
     getSettings,
     updateSettings,
+    setFixtureEndpoint,
     listDeliveries,
     getDelivery,
     eventsAbout,

@@ -54,10 +54,12 @@ import { type ListClientsRouteOptions, listClientsRoute } from './list-clients.t
 import { type SandboxClockRouteOptions, sandboxClockRoutes } from './sandbox-clock.ts';
 import { type SandboxCreditRouteOptions, sandboxCreditRoute } from './sandbox-credits.ts';
 import { type SandboxFaultRoutesOptions, sandboxFaultRoutes } from './sandbox-faults.ts';
+import { type SandboxFixturesRouteOptions, sandboxFixturesRoutes } from './sandbox-fixtures.ts';
 import {
   type SandboxNipOutcomeRouteOptions,
   sandboxNipOutcomeRoute,
 } from './sandbox-nip-outcomes.ts';
+import { type SandboxResetRouteOptions, sandboxResetRoute } from './sandbox-reset.ts';
 import { type SandboxUssdDialRouteOptions, sandboxUssdDialRoute } from './sandbox-ussd-dials.ts';
 import {
   type SandboxVirtualAccountPaymentRouteOptions,
@@ -95,6 +97,8 @@ export type AdminRoutesOptions = {
   SandboxFaultRoutesOptions &
   SandboxVirtualAccountPaymentRouteOptions &
   SandboxUssdDialRouteOptions &
+  SandboxFixturesRouteOptions &
+  SandboxResetRouteOptions &
   VasCatalogueRoutesOptions &
   AdminWebhookRoutesOptions &
   ClientVirtualAccountsRouteOptions &
@@ -129,6 +133,8 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
   await app.register(sandboxClockRoutes, options);
   await app.register(sandboxWebhookRoute, options);
   await app.register(sandboxFaultRoutes, options);
+  await app.register(sandboxFixturesRoutes, options);
+  await app.register(sandboxResetRoute, options);
   await app.register(adminWebhookRoutes, options);
   await app.register(vasCatalogueRoutes, options);
   await app.register(clientVirtualAccountsRoute, options);

@@ -54,5 +54,9 @@ export function createEnumerationGuard(options: {
         throw error;
       }
     },
+    /** Sandbox reset: nobody is over their misses any more. */
+    reset(): void {
+      blockedUntil.clear();
+    },
   };
 }

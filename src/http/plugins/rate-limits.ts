@@ -32,6 +32,12 @@ export interface Lockout {
 export interface LimitFactory {
   (spec: LimitSpec): Limiter;
   lockout(spec: LimitSpec): Lockout;
+  /**
+   * Sandbox reset: every count and lock of this process starts again from nothing. The
+   * counters' keys carry a generation that this moves on, so the old counts are never read
+   * again (they age out of the store, or expire in Redis, by themselves).
+   */
+  reset(): void;
 }
 
 const NO_LOCKOUT: Lockout = { refuseIfLocked: async () => {}, countFailure: async () => {} };
@@ -68,17 +74,22 @@ export async function installRateLimits(
           skipOnError: true,
         }),
   });
-  const tellOnce = reporter(options.onLimitReached);
+  const told = reporter(options.onLimitReached);
   const locks = createLockStore({
     redis: options.redis,
     redisPrefix: options.redisPrefix ?? 'openibs-rate-limit-',
   });
+  let generation = 0;
+  // Generation 0 keeps the keys every earlier version used.
+  const keyOf = (spec: LimitSpec, request: FastifyRequest) =>
+    `${generation === 0 ? '' : `g${generation}:`}${spec.name}:${spec.key(request)}`;
   const counter = (spec: LimitSpec) =>
     app.createRateLimit({
       max: spec.max,
       timeWindow: (spec.perSeconds ?? 60) * 1000,
-      keyGenerator: (request) => `${spec.name}:${spec.key(request)}`,
+      keyGenerator: (request) => keyOf(spec, request),
     });
+  const tellOnce = told.tellOnce;
 
   const limit = (spec: LimitSpec): Limiter => {
     if (spec.max <= 0) {
@@ -95,8 +106,14 @@ export async function installRateLimits(
   };
 
   const lockout = (spec: LimitSpec): Lockout =>
-    spec.max <= 0 ? NO_LOCKOUT : lockoutOf(spec, counter(spec), locks, tellOnce);
-  return Object.assign(limit, { lockout });
+    spec.max <= 0
+      ? NO_LOCKOUT
+      : lockoutOf(spec, counter(spec), locks, tellOnce, (request) => keyOf(spec, request));
+  const reset = () => {
+    generation += 1;
+    told.forget();
+  };
+  return Object.assign(limit, { lockout, reset });
 }
 
 type Counter = ReturnType<FastifyInstance['createRateLimit']>;
@@ -105,9 +122,9 @@ function lockoutOf(
   spec: LimitSpec,
   count: Counter,
   locks: LockStore,
-  tellOnce: ReturnType<typeof reporter>,
+  tellOnce: ReturnType<typeof reporter>['tellOnce'],
+  lockId: (request: FastifyRequest) => string,
 ): Lockout {
-  const lockId = (request: FastifyRequest) => `${spec.name}:${spec.key(request)}`;
   return {
     async refuseIfLocked(request) {
       const remainingMs = await locks.remainingMs(lockId(request));
@@ -140,7 +157,7 @@ function tooMany(what: string, ttlMs: number): AppError {
 /** One report per key and window, not one per refused request: a flood writes one row. */
 function reporter(onLimitReached: LimitReached | undefined) {
   const alreadyTold = new Map<string, number>();
-  return async (spec: LimitSpec, request: FastifyRequest, ttlMs: number) => {
+  const tellOnce = async (spec: LimitSpec, request: FastifyRequest, ttlMs: number) => {
     if (onLimitReached === undefined) {
       return;
     }
@@ -156,6 +173,7 @@ function reporter(onLimitReached: LimitReached | undefined) {
     alreadyTold.set(id, now + Math.max(1000, ttlMs));
     await onLimitReached({ limit: spec.name, key, request });
   };
+  return { tellOnce, forget: () => alreadyTold.clear() };
 }
 
 /** A limiter as a route's preHandler. */

@@ -1,17 +1,24 @@
 import { createHmac } from 'node:crypto';
 import type { Queryable } from '../../db/db.ts';
 import { nubanFromSerial } from '../../shared/nuban.ts';
-import { nextAccountSerial } from './account-repository.ts';
+import { accountNumberInUse, nextAccountSerial } from './account-repository.ts';
 
 /**
  * A new NUBAN of ours from the one serial every number comes from (accounts and virtual
  * accounts alike), so no two ever share a number. The serial goes through a keyed permutation
  * first: consecutive accounts get unrelated numbers, so nobody can walk the bank's customers by
- * counting up from their own number (the key is the database's own, migration 0021).
+ * counting up from their own number (the key is the database's own, migration 0021). A number
+ * an account already has is passed over: sandbox fixtures give accounts numbers of their own
+ * choosing, which the serial may reach later (after a reset it starts again from the first).
  */
 export async function newAccountNumber(db: Queryable, institutionCode: string): Promise<string> {
-  const { serial, key } = await nextAccountSerial(db);
-  return nubanFromSerial(institutionCode, permuteSerial(serial, key));
+  for (;;) {
+    const { serial, key } = await nextAccountSerial(db);
+    const accountNumber = nubanFromSerial(institutionCode, permuteSerial(serial, key));
+    if (!(await accountNumberInUse(db, accountNumber))) {
+      return accountNumber;
+    }
+  }
 }
 
 /** The 9-digit serials a NUBAN can carry. */

@@ -9,6 +9,7 @@ import {
   type Account,
   type AccountType,
   DEFAULT_NOTIFICATION_SETTINGS,
+  identityLimitKey,
   type NotificationSettings,
 } from './account.ts';
 import { newAccountNumber } from './account-numbers.ts';
@@ -34,6 +35,22 @@ export interface OpenAccountRequest {
   /** The client's own accounts are '3' (an onboarded business); sub-accounts follow their KYC. */
   readonly kycLevel?: string;
   readonly subAccount?: NewSubAccount;
+  /** Sandbox fixtures only: the account's number, a valid NUBAN of ours that no account has. */
+  readonly accountNumber?: string;
+}
+
+/** A sandbox fixture's sub-account (sandbox/fixtures). */
+export interface FixtureSubAccount {
+  readonly clientId: string;
+  readonly accountNumber: string;
+  readonly accountName: string;
+  readonly phoneNumber: string;
+  readonly emailAddress: string;
+  readonly identityType: string;
+  readonly externalReference: string;
+  readonly kycLevel: string;
+  readonly callbackUrl: string | null;
+  readonly metadata: Record<string, unknown>;
 }
 
 /** Whose accounts: the caller's principal, or a client an operator names. */
@@ -48,7 +65,8 @@ export function createAccountService(deps: AccountServiceDeps) {
   async function openAccount(tx: Queryable, request: OpenAccountRequest): Promise<string> {
     const id = newObjectId(deps.clock);
     const now = deps.clock.now();
-    const accountNumber = await newAccountNumber(tx, deps.institutionCode);
+    const accountNumber =
+      request.accountNumber ?? (await newAccountNumber(tx, deps.institutionCode));
     await ledger.openAccount(tx, { id, name: request.accountName, createdAt: now });
     const inserted = await accountRepository.insertAccount(tx, {
       id,
@@ -67,6 +85,38 @@ export function createAccountService(deps: AccountServiceDeps) {
       throw new ExternalReferenceTaken();
     }
     return id;
+  }
+
+  /**
+   * Sandbox fixtures: an individual's sub-account with no identity check behind it (its
+   * identityId is empty), under the fixture's number, in the caller's transaction. Its daily
+   * limit counts under its externalReference, as one person's.
+   */
+  async function openFixtureSubAccount(tx: Queryable, fixture: FixtureSubAccount): Promise<string> {
+    return openAccount(tx, {
+      clientId: fixture.clientId,
+      accountName: fixture.accountName,
+      accountType: 'Current',
+      isSubAccount: true,
+      metadata: fixture.metadata,
+      kycLevel: fixture.kycLevel,
+      accountNumber: fixture.accountNumber,
+      subAccount: {
+        holder: {
+          type: 'Individual',
+          phoneNumber: fixture.phoneNumber,
+          emailAddress: fixture.emailAddress,
+          identityType: fixture.identityType,
+          identityId: '',
+          directorIdentityIds: [],
+        },
+        externalReference: fixture.externalReference,
+        requestHash: 'sandbox-fixture',
+        callbackUrl: fixture.callbackUrl,
+        autoSweep: null,
+        dailyLimitKey: identityLimitKey(fixture.clientId, `fixture:${fixture.externalReference}`),
+      },
+    });
   }
 
   async function createAccount(
@@ -201,6 +251,9 @@ export function createAccountService(deps: AccountServiceDeps) {
 
   return {
     openAccount,
+    openFixtureSubAccount,
+    /** Sandbox fixtures under a seed: the key that numbers accounts from now on. */
+    numberAccountsWith: accountRepository.setAccountNumberKey,
     createAccount,
     getAccount,
     findByNumber,

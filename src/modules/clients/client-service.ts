@@ -29,23 +29,41 @@ export function createClientService(deps: ClientServiceDeps) {
   /** A client comes with its main account, opened in the same transaction. */
   async function createClient(input: { name: string; emailAddress?: string }) {
     const clientId = newObjectId(deps.clock);
-    await deps.db.transaction(async (tx) => {
-      await clients.insertClient(tx, {
-        id: clientId,
-        name: input.name.trim(),
-        emailAddress: input.emailAddress ?? null,
-        createdAt: deps.clock.now(),
-      });
-      const accountId = await deps.accountService.openAccount(tx, {
-        clientId,
-        accountName: input.name.trim().toUpperCase(),
-        accountType: 'Current',
-        isSubAccount: false,
-        metadata: {},
-      });
-      await clients.setMainAccount(tx, clientId, accountId);
-    });
+    await deps.db.transaction((tx) => insertClientWithMainAccount(tx, { ...input, id: clientId }));
     return getClientWithMainAccount(clientId);
+  }
+
+  /**
+   * Inserts a client and opens its main account in the caller's transaction; answers the main
+   * account's id. Sandbox fixtures name the client's id and the account's number.
+   */
+  async function insertClientWithMainAccount(
+    tx: Tx,
+    input: {
+      id: string;
+      name: string;
+      emailAddress?: string | undefined;
+      mainAccount?: { accountNumber?: string; accountType?: 'Current' | 'Savings' };
+    },
+  ): Promise<string> {
+    await clients.insertClient(tx, {
+      id: input.id,
+      name: input.name.trim(),
+      emailAddress: input.emailAddress ?? null,
+      createdAt: deps.clock.now(),
+    });
+    const accountId = await deps.accountService.openAccount(tx, {
+      clientId: input.id,
+      accountName: input.name.trim().toUpperCase(),
+      accountType: input.mainAccount?.accountType ?? 'Current',
+      isSubAccount: false,
+      metadata: {},
+      ...(input.mainAccount?.accountNumber === undefined
+        ? {}
+        : { accountNumber: input.mainAccount.accountNumber }),
+    });
+    await clients.setMainAccount(tx, input.id, accountId);
+    return accountId;
   }
 
   async function getClientWithMainAccount(clientId: string) {
@@ -143,6 +161,7 @@ export function createClientService(deps: ClientServiceDeps) {
 
   return {
     createClient,
+    insertClientWithMainAccount,
     getClient,
     getClientWithMainAccount,
     listClients,

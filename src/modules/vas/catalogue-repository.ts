@@ -178,3 +178,36 @@ export async function replaceProducts(
     );
   }
 }
+
+/**
+ * The whole catalogue as JSON text (services, categories, products): what a sandbox reset puts
+ * back after it empties the catalogue's tables, handed back as it is.
+ */
+export async function readCatalogue(db: Queryable): Promise<string> {
+  const rows = await db.query<{ catalogue: string }>(
+    `SELECT jsonb_build_object(
+        'services', (SELECT coalesce(jsonb_agg(to_jsonb(s)), '[]') FROM vas_services s),
+        'categories', (SELECT coalesce(jsonb_agg(to_jsonb(c)), '[]') FROM vas_categories c),
+        'products', (SELECT coalesce(jsonb_agg(to_jsonb(p)), '[]') FROM vas_products p)
+      )::text AS catalogue`,
+  );
+  return rows[0]?.catalogue ?? '{}';
+}
+
+/**
+ * Inserts a catalogue readCatalogue read, in one statement: the foreign keys between the three
+ * tables are checked when it ends, so the order of its parts does not matter.
+ */
+export async function insertCatalogue(tx: Queryable, catalogue: string): Promise<void> {
+  await tx.query(
+    `WITH services AS (
+       INSERT INTO vas_services
+       SELECT * FROM jsonb_populate_recordset(NULL::vas_services, $1::jsonb->'services')),
+     categories AS (
+       INSERT INTO vas_categories
+       SELECT * FROM jsonb_populate_recordset(NULL::vas_categories, $1::jsonb->'categories'))
+     INSERT INTO vas_products
+     SELECT * FROM jsonb_populate_recordset(NULL::vas_products, $1::jsonb->'products')`,
+    [catalogue],
+  );
+}

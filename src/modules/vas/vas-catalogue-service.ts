@@ -1,4 +1,4 @@
-import type { Db } from '../../db/db.ts';
+import type { Db, Queryable } from '../../db/db.ts';
 import { AppError, recordNotFound } from '../../errors/app-error.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { isObjectId } from '../../shared/ids.ts';
@@ -108,7 +108,23 @@ export function createVasCatalogueService(deps: VasCatalogueServiceDeps) {
     });
   }
 
+  /**
+   * Sandbox fixtures: a category's terms and products, in the caller's transaction (the
+   * fixtures were checked whole before: the category exists, the bounds are in order).
+   */
+  async function overrideCategory(tx: Queryable, override: CategoryOverride): Promise<void> {
+    const { id, products, ...terms } = override;
+    await catalogue.updateCategory(tx, { id, ...terms, now: deps.clock.now() });
+    if (products !== undefined) {
+      await catalogue.replaceProducts(tx, id, products);
+    }
+  }
+
   return {
+    /** Sandbox resets: the catalogue as it stands (opaque JSON text), and put back. */
+    snapshot: () => catalogue.readCatalogue(deps.db),
+    restore: (tx: Queryable, snapshot: string) => catalogue.insertCatalogue(tx, snapshot),
+    overrideCategory,
     services: () => catalogue.listServices(deps.db),
     getService,
     categories,
@@ -120,3 +136,13 @@ export function createVasCatalogueService(deps: VasCatalogueServiceDeps) {
 }
 
 export type VasCatalogueService = ReturnType<typeof createVasCatalogueService>;
+
+/** What sandbox fixtures change in one category (vasCatalogue.categories[]). */
+export interface CategoryOverride {
+  readonly id: string;
+  readonly providerCommission?: ProviderCommission | null;
+  readonly minAmountKobo?: bigint;
+  readonly maxAmountKobo?: bigint;
+  readonly description?: string;
+  readonly products?: readonly Omit<Product, 'categoryId'>[];
+}

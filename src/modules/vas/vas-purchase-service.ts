@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../auth/principal.ts';
 import { dailyLimitMessage, limitsFor, type MoneyOutLimits } from '../../config/kyc-limits.ts';
 import type { Db } from '../../db/db.ts';
@@ -9,7 +8,7 @@ import { idempotencyClaimJson } from '../../idempotency/idempotency.ts';
 import { GL_ACCOUNTS } from '../../ledger/gl-accounts.ts';
 import { holdJson, journalJson } from '../../ledger/ledger-service.ts';
 import type { Clock } from '../../shared/clock.ts';
-import { isObjectId, newObjectId } from '../../shared/ids.ts';
+import { isObjectId, newHexReference, newObjectId } from '../../shared/ids.ts';
 import { invariant } from '../../shared/invariant.ts';
 import type { Kobo } from '../../shared/money.ts';
 import type { DestinationPolicy } from '../../webhooks/destination-guard.ts';
@@ -107,7 +106,7 @@ export function createVasPurchaseService(deps: VasPurchaseServiceDeps) {
       service,
       categoryId: category.id,
       categoryIdentifier: category.identifier,
-      reference: randomUUID().replaceAll('-', ''),
+      reference: newHexReference(deps.clock),
       status: 'pending',
       amountKobo: request.amountKobo,
       commissionKobo: commissionOn(category.providerCommission, request.amountKobo),
@@ -190,7 +189,10 @@ export function createVasPurchaseService(deps: VasPurchaseServiceDeps) {
         ? { journal: journalJson(purchaseJournal(settled, newObjectId(deps.clock), now)) }
         : {}),
       // Told only when it was pending for its buyer: the others learned it from the answer.
-      events: status !== 'pending' && how.queried ? outboxEventsJson(finalEvents(settled)) : [],
+      events:
+        status !== 'pending' && how.queried
+          ? outboxEventsJson(deps.clock, finalEvents(settled))
+          : [],
     });
     if (result.kind === 'unchanged') {
       return load(purchase.id);

@@ -1,6 +1,6 @@
 import type { Principal } from '../../auth/principal.ts';
 import type { VirtualAccountConfig } from '../../config/virtual-account-config.ts';
-import type { Db } from '../../db/db.ts';
+import type { Db, Queryable } from '../../db/db.ts';
 import { AppError, recordNotFound } from '../../errors/app-error.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { isObjectId, newObjectId } from '../../shared/ids.ts';
@@ -106,6 +106,44 @@ export function createVirtualAccountService(deps: VirtualAccountServiceDeps) {
       throw new AppError('CONFLICT');
     }
     return winner;
+  }
+
+  /**
+   * Sandbox fixtures: an Active virtual account in the caller's transaction, its number from the
+   * serial. The fixtures were checked whole before (the settlement account is the client's, the
+   * window is within bounds, the callback URL is allowed).
+   */
+  async function createFixture(tx: Queryable, fixture: FixtureVirtualAccount): Promise<string> {
+    const settlement = await findSettlementAccount(
+      tx,
+      fixture.clientId,
+      { bankCode: deps.institutionCode, accountNumber: fixture.settlementAccountNumber },
+      deps.institutionCode,
+    );
+    const clientName = ((await clientNames.nameOf(tx, fixture.clientId)) ?? '').toUpperCase();
+    const now = deps.clock.now();
+    const account: VirtualAccount = {
+      id: newObjectId(deps.clock),
+      clientId: fixture.clientId,
+      accountNumber: await newAccountNumber(tx, deps.institutionCode),
+      accountName:
+        fixture.accountName === undefined ? clientName : `${clientName} / ${fixture.accountName}`,
+      settlementAccountId: settlement.id,
+      settlementAccountNumber: settlement.accountNumber,
+      amountControl: fixture.amountControl,
+      amountKobo: fixture.amountKobo,
+      validForSeconds: fixture.validForSeconds,
+      expiresAt: new Date(now.getTime() + fixture.validForSeconds * 1000),
+      callbackUrl: fixture.callbackUrl,
+      externalReference: fixture.externalReference,
+      requestHash: 'sandbox-fixture',
+      status: 'Active',
+      paidKobo: 0n,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await repository.insertVirtualAccount(tx, account);
+    return account.accountNumber;
   }
 
   /** The caller's virtual account; a deleted or another client's one is unknown. */
@@ -303,6 +341,7 @@ export function createVirtualAccountService(deps: VirtualAccountServiceDeps) {
 
   return {
     create,
+    createFixture,
     get,
     update,
     remove,
@@ -315,3 +354,15 @@ export function createVirtualAccountService(deps: VirtualAccountServiceDeps) {
 }
 
 export type VirtualAccountService = ReturnType<typeof createVirtualAccountService>;
+
+/** A sandbox fixture's virtual account (sandbox/fixtures). */
+export interface FixtureVirtualAccount {
+  readonly clientId: string;
+  readonly settlementAccountNumber: string;
+  readonly amountControl: VirtualAccount['amountControl'];
+  readonly amountKobo: bigint;
+  readonly validForSeconds: number;
+  readonly accountName: string | undefined;
+  readonly externalReference: string | null;
+  readonly callbackUrl: string | null;
+}

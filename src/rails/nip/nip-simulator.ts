@@ -89,6 +89,8 @@ export interface NipSimulator extends Rail {
   queueOutcome(code: string): readonly string[];
   /** The outcomes queued for the next outbound transfers, next first. */
   queuedOutcomes(): readonly string[];
+  /** Sandbox reset: forgets every queued outcome (the kobo rule applies again). */
+  clearQueuedOutcomes(): void;
 }
 
 export function isNipSimulator(rail: Rail): rail is NipSimulator {
@@ -145,6 +147,9 @@ export function createNipSimulator(options: NipSimulatorOptions): NipSimulator {
       return [...queued];
     },
     queuedOutcomes: () => [...queued],
+    clearQueuedOutcomes() {
+      queued.length = 0;
+    },
     async sendInboundCredit(credit) {
       invariant(inboundHandler !== undefined, 'no inbound credit handler is registered');
       invariant(BANK_CODE.test(credit.originator.bankCode), 'the sending bank code has 6 digits');

@@ -124,7 +124,7 @@ export function createInboundCreditService(deps: InboundCreditDeps) {
           ...(collection === undefined ? [] : [collection.id]),
           ...sweepLockIds(account),
         ],
-        events: outboxEventsJson(events),
+        events: outboxEventsJson(deps.clock, events),
         ...(collection === undefined
           ? {}
           : {

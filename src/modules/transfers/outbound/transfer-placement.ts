@@ -206,6 +206,7 @@ export function preparePlacement(
         inward: transferRowJson(inward),
         journal,
         events: outboxEventsJson(
+          deps.clock,
           collection === undefined
             ? events
             : [events[0] as (typeof events)[number], ...collection.paymentEvents(inward)],

@@ -68,7 +68,7 @@ export function prepareSettlement(
       settled,
     };
   }
-  const [event] = outboxEventsJson([
+  const [event] = outboxEventsJson(deps.clock, [
     { clientId: transfer.clientId, type: 'transfer', data: transferView(settled) },
   ]);
   if (status === 'Completed') {

@@ -1,7 +1,6 @@
-import { randomInt } from 'node:crypto';
 import { AppError } from '../../../errors/app-error.ts';
 import { type Clock, systemClock } from '../../../shared/clock.ts';
-import { newNipSessionId } from '../../../shared/ids.ts';
+import { newDigitReference, newNipSessionId } from '../../../shared/ids.ts';
 import { invariant } from '../../../shared/invariant.ts';
 import type { Kobo } from '../../../shared/money.ts';
 import { findUssdBank } from '../ussd-banks.ts';
@@ -99,7 +98,7 @@ export function createUssdGatewaySimulator(
       return { kind: 'unavailable' as const, message: 'The USSD gateway is not available.' };
     }
     for (;;) {
-      const reference = randomInt(0, 10_000_000_000).toString().padStart(10, '0');
+      const reference = newDigitReference(clock, 10);
       if (await references.add({ ...request, reference, createdAt: clock.now() })) {
         return { kind: 'issued' as const, reference };
       }
