@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../src/db/db.ts';
 import { migrate } from '../src/db/migrate.ts';
-import { migratedImage } from '../src/db/pglite-image.ts';
 import { runAdminStatement, withDatabase } from '../src/db/pg-admin.ts';
 import { createPgDb } from '../src/db/pg-db.ts';
 import { createPgliteDb } from '../src/db/pglite-db.ts';
+import { migratedImage } from '../src/db/pglite-image.ts';
 
 /** Set by CI for the PostgreSQL run; unset means embedded PGlite. */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;

@@ -65,7 +65,10 @@ export async function makeImage(fingerprint?: string): Promise<MigratedImage> {
   }
 }
 
-/** Writes the shipped image beside the migrations (the package build). */
+/**
+ * Writes the shipped image beside the migrations (scripts/build.js, on the compiled code).
+ * @public
+ */
 export async function writeShippedImage(directory: string): Promise<MigratedImage> {
   const image = await makeImage();
   await writeFile(
