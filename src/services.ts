@@ -69,7 +69,7 @@ import {
   type SandboxClock,
 } from './sandbox/fixtures/index.ts';
 import { createSandboxResets, type SandboxResets } from './sandbox/sandbox-resets.ts';
-import { type Clock, SandboxClock as TestClock } from './shared/clock.ts';
+import type { Clock } from './shared/clock.ts';
 import { createDeliveryFence } from './webhooks/delivery-fence.ts';
 import { destinationPolicy } from './webhooks/destination-guard.ts';
 import { createWebhookInbox } from './webhooks/inbox.ts';
@@ -399,9 +399,7 @@ function sandboxParts(
           },
           nipSimulator,
           resets: sandboxResets,
-          // The test clock goes back to the fixtures' settings (or real time) on every reset.
-          sandboxClock:
-            deps.sandboxClock ?? (clock instanceof TestClock ? clock : NO_SANDBOX_CLOCK),
+          sandboxClock: deps.sandboxClock ?? NO_SANDBOX_CLOCK,
         });
   return { deliveryFence, sandboxResets, sandboxFixtures };
 }

@@ -93,12 +93,15 @@ export async function startServer(options: StartOptions = {}): Promise<StartedSe
   await migrate(db);
   // The sandbox runs on a test clock an operator or a test can move (POST /admin/sandbox/clock);
   // what it must not move (client assertions, dashboard sign-ins) keeps real time.
-  const clock: Clock = config.ibsEnv === 'sandbox' ? new SandboxClock() : systemClock;
+  const sandboxClock = config.ibsEnv === 'sandbox' ? new SandboxClock() : undefined;
+  const clock: Clock = sandboxClock ?? systemClock;
   const services = createServices({
     config,
     db,
     clock,
     wallClock: systemClock,
+    // A reset puts the test clock back to the fixtures' settings, or to real time.
+    ...(sandboxClock === undefined ? {} : { sandboxClock }),
     secrets,
     onAuditError: (error) => log?.error({ err: error }, 'an audit event was not recorded'),
   });
