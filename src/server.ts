@@ -8,10 +8,10 @@ import { createDb } from './db/create-db.ts';
 import { migrate } from './db/migrate.ts';
 import { requestForLog } from './http/request-log.ts';
 import { sandboxBanner } from './sandbox/banner.ts';
-import { ensureDemoClient } from './sandbox/demo-client.ts';
+import { type DemoClient, ensureDemoClient } from './sandbox/demo-client.ts';
 import { demoWorld } from './sandbox/fixtures/index.ts';
 import { resolveSecrets } from './sandbox/secrets.ts';
-import { createServices } from './services.ts';
+import { createServices, type Services } from './services.ts';
 import { systemClock } from './shared/clock.ts';
 
 /** Process entry: config, database, migrations, services, app, listen; closes on SIGTERM/SIGINT. */
@@ -86,12 +86,25 @@ async function main(): Promise<void> {
       clientService: services.clientService,
       network: services.rail,
     });
-    // Without fixtures, a reset goes back to the demo client (docs/fixtures.md).
-    services.sandboxFixtures?.useDefaultWorld(await demoWorld(demo, config.sandboxDemoBalanceKobo));
+    await resetToDemo(services, demo, config, app.log);
     const dashboardLink = config.exposure.dashboardEnabled
       ? `${config.publicBaseUrl}/dashboard/login/${services.dashboardLoginLinks.issue().ticket}`
       : undefined;
     process.stdout.write(sandboxBanner(config, secrets.adminToken, demo, created, dashboardLink));
+  }
+}
+
+/** Without fixtures, a reset goes back to the demo client (docs/fixtures.md). */
+async function resetToDemo(
+  services: Services,
+  demo: DemoClient,
+  config: Config,
+  log: Pick<FastifyBaseLogger, 'warn'>,
+): Promise<void> {
+  try {
+    services.sandboxFixtures?.useDefaultWorld(await demoWorld(demo, config.sandboxDemoBalanceKobo));
+  } catch (error) {
+    log.warn({ err: error }, "the demo client's key is unreadable: a reset empties the bank");
   }
 }
 
