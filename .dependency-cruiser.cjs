@@ -34,6 +34,14 @@ module.exports = {
       to: { path: '^src/modules/[^/]+/', pathNot: '^src/modules/[^/]+/index\\.ts$' },
     },
     {
+      name: 'sandbox-fixtures-public-file-only',
+      comment:
+        'Sandbox fixtures and resets are reached only through src/sandbox/fixtures/index.ts (their public file).',
+      severity: 'error',
+      from: { pathNot: ['^src/sandbox/fixtures/', ...NOT_TESTS] },
+      to: { path: '^src/sandbox/fixtures/', pathNot: '^src/sandbox/fixtures/index\\.ts$' },
+    },
+    {
       name: 'layers-below-modules',
       comment:
         'Shared layers (ledger, db, http, auth, audit, rails, webhooks, idempotency, config, errors, shared) never import a module, the admin API or the composition root.',

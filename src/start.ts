@@ -131,7 +131,8 @@ export async function startServer(options: StartOptions = {}): Promise<StartedSe
   });
   await app.listen({ port: config.port, host: config.host });
   workers.start();
-  const demo = config.ibsEnv === 'sandbox' ? await demoClient(config, services, memory) : undefined;
+  const demo =
+    config.ibsEnv === 'sandbox' ? await demoClient(config, services, memory, app.log) : undefined;
   return {
     url: config.publicBaseUrl,
     port: config.port,
@@ -169,6 +170,7 @@ async function demoClient(
   config: Config,
   services: Services,
   memory: boolean,
+  log: Pick<FastifyBaseLogger, 'warn'>,
 ): Promise<StartedDemoClient> {
   const deps = {
     demoBalanceKobo: config.sandboxDemoBalanceKobo,
@@ -187,7 +189,11 @@ async function demoClient(
     dataDir: config.dataDir,
     baseUrl: config.publicBaseUrl,
   });
-  services.sandboxFixtures?.useDefaultWorld(await demoWorld(demo, balanceKobo));
+  try {
+    services.sandboxFixtures?.useDefaultWorld(await demoWorld(demo, balanceKobo));
+  } catch (error) {
+    log.warn({ err: error }, "the demo client's key is unreadable: a reset empties the bank");
+  }
   return { ...demo, privateKeyPem: undefined, created };
 }
 
