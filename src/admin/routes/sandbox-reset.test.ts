@@ -163,6 +163,53 @@ describe('POST /admin/sandbox/reset', () => {
   });
 });
 
+describe('POST /admin/sandbox/reset: a request it overtakes', () => {
+  let testApp: TestApp;
+  before(async () => {
+    // The simulated network answers slowly: a NIP transfer is still waiting for it when the
+    // test resets the bank.
+    testApp = await buildTestApp({ NIP_SIMULATOR_LATENCY_MS: '400' });
+    assert.equal((await applyFixtures(testApp.app, sampleFixtures())).statusCode, 200);
+  });
+  after(() => testApp.close());
+
+  it('answers 409 SANDBOX_RESET when it fails for what the reset took away', async () => {
+    const headers = await fixtureClientHeaders(
+      testApp.app,
+      { ...ACME, privateKey: rsaKeyPair(0).privateKey },
+      testApp.clock.now(),
+    );
+    const { sessionId } = (
+      await testApp.app.inject({
+        method: 'POST',
+        url: '/transfers/name-enquiry',
+        headers,
+        payload: { bankCode: OTHER_BANK, accountNumber: OTHER_BANK_ACCOUNT },
+      })
+    ).json().data;
+    const transfer = testApp.app.inject({
+      method: 'POST',
+      url: '/transfers',
+      headers,
+      payload: {
+        nameEnquiryReference: sessionId,
+        debitAccountNumber: ACME.mainAccountNumber,
+        beneficiaryBankCode: OTHER_BANK,
+        beneficiaryAccountNumber: OTHER_BANK_ACCOUNT,
+        amount: 100,
+        saveBeneficiary: false,
+      },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    assert.equal((await resetSandbox(testApp.app)).statusCode, 200);
+    const answer = await transfer;
+    assert.equal(answer.statusCode, 409, answer.body);
+    assert.equal(answer.json().code, 'SANDBOX_RESET');
+    const [left] = await testApp.db.query<{ count: bigint }>('SELECT count(*) FROM transfers');
+    assert.equal(left?.count, 0n);
+  });
+});
+
 describe('POST /admin/sandbox/reset: rate limits', () => {
   let testApp: TestApp;
   before(async () => {
