@@ -267,6 +267,8 @@ function operations(document: {
   return found;
 }
 
+const WORLD_REPLACING = new Set(['POST /admin/sandbox/reset', 'POST /admin/sandbox/fixtures']);
+
 describe('input fuzz over the OpenAPI document', () => {
   let testApp: TestApp;
   let clientHeaders: Record<string, string>;
@@ -320,7 +322,12 @@ describe('input fuzz over the OpenAPI document', () => {
 
   it(`answers ${REQUESTS} hostile requests over every route without a 5xx, and the ledger balances`, async () => {
     const document = (await testApp.app.inject({ method: 'GET', url: '/openapi.json' })).json();
-    const ops = operations(document).filter((op) => !op.path.startsWith('/docs'));
+    // A sandbox reset (and loading fixtures, which resets) puts the whole bank back, this
+    // suite's client and its tokens included: they have suites of their own (sandbox-reset,
+    // sandbox-fixtures), and here would only end the run's world halfway.
+    const ops = operations(document).filter(
+      (op) => !op.path.startsWith('/docs') && !WORLD_REPLACING.has(`${op.method} ${op.path}`),
+    );
     assert.ok(ops.length >= 35, `the document lists every route (${ops.length})`);
     const rng = random(SEED);
     const failures: string[] = [];
