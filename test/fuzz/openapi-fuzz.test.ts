@@ -11,6 +11,7 @@ import { buildTestApp, type TestApp } from '../harness.ts';
  * non-finite and huge numbers, NUL bytes, lone surrogates, huge strings, deep nesting, prototype
  * keys). No answer may be a 5xx, and the ledger must still balance afterwards.
  */
+const WORLD_REPLACING = new Set(['/admin/sandbox/fixtures', '/admin/sandbox/reset']);
 const SEED = 20261123;
 const REQUESTS = 2_400;
 
@@ -320,7 +321,11 @@ describe('input fuzz over the OpenAPI document', () => {
 
   it(`answers ${REQUESTS} hostile requests over every route without a 5xx, and the ledger balances`, async () => {
     const document = (await testApp.app.inject({ method: 'GET', url: '/openapi.json' })).json();
-    const ops = operations(document).filter((op) => !op.path.startsWith('/docs'));
+    // The sandbox's fixtures and reset replace the whole bank this run stands on (its clients
+    // and tokens with it); their own tests send them hostile documents.
+    const ops = operations(document).filter(
+      (op) => !op.path.startsWith('/docs') && !WORLD_REPLACING.has(op.path),
+    );
     assert.ok(ops.length >= 35, `the document lists every route (${ops.length})`);
     const rng = random(SEED);
     const failures: string[] = [];
