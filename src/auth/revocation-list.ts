@@ -9,6 +9,12 @@ export interface RevocationList {
   isRevoked(principal: Principal, issuedAtMs: number): Promise<boolean>;
   /** Forgets what was read, so the next check reads again (after a revocation here). */
   invalidate(): void;
+  /**
+   * Sandbox reset: the clients it took away, whose tokens are refused from now on (a token is
+   * stateless, and nothing of its client is left to answer it), and those its fixtures brought
+   * back, whose tokens count again.
+   */
+  clientsReset(change: { removed: readonly string[]; present: readonly string[] }): void;
 }
 
 interface Snapshot {
@@ -30,6 +36,7 @@ export function createRevocationList(deps: {
   readonly tokenTtlSeconds: number;
 }): RevocationList {
   let snapshot: Snapshot = { apps: new Map(), clients: new Map(), readAtMs: -Infinity };
+  const removedClients = new Set<string>();
   let reading: Promise<Snapshot> | undefined;
 
   async function read(): Promise<Snapshot> {
@@ -73,6 +80,9 @@ export function createRevocationList(deps: {
 
   return {
     async isRevoked(principal, issuedAtMs) {
+      if (removedClients.has(principal.clientId)) {
+        return true;
+      }
       const { apps, clients } = await current();
       const appRevokedAt = apps.get(principal.appId);
       const clientRevokedAt = clients.get(principal.clientId);
@@ -84,6 +94,14 @@ export function createRevocationList(deps: {
     invalidate() {
       snapshot = { ...snapshot, readAtMs: -Infinity };
       reading = undefined;
+    },
+    clientsReset({ removed, present }) {
+      for (const clientId of removed) {
+        removedClients.add(clientId);
+      }
+      for (const clientId of present) {
+        removedClients.delete(clientId);
+      }
     },
   };
 }

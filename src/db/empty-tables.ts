@@ -63,17 +63,22 @@ export async function tableGraph(db: Queryable, tables: readonly string[]): Prom
 }
 
 /**
- * Empties the tables in the caller's transaction and restarts their sequences, and every
- * sequence that belongs to no column (the account number serial). First every table is locked
- * (in the graph's order), so the emptying is all or nothing for everyone else: transactions
- * using the tables end first, and queries that come after wait for the caller's commit. Then the
+ * Locks every table in the caller's transaction (in the graph's order), so what follows is all
+ * or nothing for everyone else: transactions using the tables end first, and queries that come
+ * after wait for the caller's commit.
+ */
+export async function lockTables(tx: Tx, graph: TableGraph): Promise<void> {
+  await tx.exec(`LOCK TABLE ${graph.order.join(', ')} IN ACCESS EXCLUSIVE MODE`);
+}
+
+/**
+ * Empties the tables (locked first: lockTables) in the caller's transaction and restarts their
+ * sequences, and every sequence that belongs to no column (the account number serial). The
  * large tables (and every table that refers to one: TRUNCATE takes them together) are truncated
  * and the others' rows deleted, in one statement: their foreign keys are checked at its end, so
  * rows that refer to each other in a circle (a client and its main account) go together.
  */
 export async function emptyTables(tx: Tx, graph: TableGraph): Promise<void> {
-  const list = graph.order.join(', ');
-  await tx.exec(`LOCK TABLE ${list} IN ACCESS EXCLUSIVE MODE`);
   // How many rows (counted no further than the threshold) and bytes each table holds.
   const sizes = await tx.query<{ name: string; rows: bigint; bytes: bigint }>(
     graph.order

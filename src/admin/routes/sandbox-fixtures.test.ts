@@ -260,6 +260,44 @@ describe('POST /admin/sandbox/fixtures', () => {
       );
     });
 
+    it('refuses hostile documents with 400, never a server error', async () => {
+      let deep: Record<string, unknown> = {};
+      for (let level = 0; level < 40; level += 1) {
+        deep = { clients: [deep] };
+      }
+      const hostile: unknown[] = [
+        deep,
+        { clients: 'everyone' },
+        { clients: [{ name: 7, ibsClientId: [], accounts: {} }] },
+        { clients: [null, 1, 'x', []] },
+        { seed: '', clock: { startAt: 'yesterday', frozen: 'yes' } },
+        { vasCatalogue: { categories: [{ id: MTN_AIRTIME, minAmount: 1e300 }] } },
+        { vasCatalogue: { categories: [{ id: MTN_AIRTIME, products: [{}] }] } },
+        { simulators: { nip: { nextOutcomes: 'all of them' } } },
+        JSON.parse('{"__proto__": {"polluted": true}, "clients": []}'),
+        { clients: [{ ...sampleFixtures().clients?.[0], accounts: [{ accountNumber: 1 }] }] },
+      ];
+      for (const payload of hostile) {
+        const response = await testApp.app.inject({
+          method: 'POST',
+          url: '/admin/sandbox/fixtures',
+          headers: { ...adminHeaders, 'content-type': 'application/json' },
+          payload: JSON.stringify(payload),
+        });
+        assert.equal(response.statusCode, 400, response.body);
+      }
+      assert.deepEqual(
+        (
+          await testApp.app.inject({
+            method: 'GET',
+            url: '/admin/sandbox/fixtures',
+            headers: adminHeaders,
+          })
+        ).json().data,
+        sampleFixtures(),
+      );
+    });
+
     it('refuses a body that is no document', async () => {
       for (const payload of ['fixtures', 42, null]) {
         const response = await testApp.app.inject({

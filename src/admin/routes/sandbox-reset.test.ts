@@ -10,6 +10,7 @@ import {
   OTHER_BANK_ACCOUNT,
   rsaKeyPair,
   sendTransfer,
+  signedInClient,
 } from '../../../test/factories.ts';
 import { buildTestApp, type TestApp } from '../../../test/harness.ts';
 import {
@@ -115,6 +116,22 @@ describe('POST /admin/sandbox/reset', () => {
       // The token from before still signs the client in: its app is the fixtures' again.
       assert.deepEqual(await worldOf(testApp, acme), fixturesWorld);
       assert.deepEqual(await rowCounts(testApp), fixturesRows);
+    });
+
+    it('refuses the tokens of clients it took away with 401, and keeps those it brought back', async () => {
+      const gone = await signedInClient(testApp, 'Made Before The Reset', 1);
+      await resetSandbox(testApp.app);
+      for (const [headers, status] of [
+        [gone.headers, 401],
+        [acme, 200],
+      ] as const) {
+        const response = await testApp.app.inject({
+          method: 'GET',
+          url: '/webhooks/settings',
+          headers,
+        });
+        assert.equal(response.statusCode, status, response.body);
+      }
     });
 
     it('forgets idempotency keys: a key used before the reset starts a new transfer', async () => {

@@ -42,6 +42,12 @@ export async function findClient(
   return rows[0] === undefined ? undefined : toClient(rows[0]);
 }
 
+/** Every client's id (a sandbox reset tells the revocation list whose tokens end with it). */
+export async function listClientIds(db: Queryable): Promise<string[]> {
+  const rows = await db.query<{ id: string }>('SELECT id FROM clients');
+  return rows.map((row) => row.id);
+}
+
 /** Every client, newest first (operator use). */
 export async function listClients(
   db: Queryable,

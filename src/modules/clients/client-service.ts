@@ -1,7 +1,7 @@
 import * as appManagement from '../../auth/app-management.ts';
 import { registerOAuthApp } from '../../auth/app-registration.ts';
 import type { RevocationList } from '../../auth/revocation-list.ts';
-import type { Db, Tx } from '../../db/db.ts';
+import type { Db, Queryable, Tx } from '../../db/db.ts';
 import { recordNotFound } from '../../errors/app-error.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { isObjectId, newObjectId } from '../../shared/ids.ts';
@@ -162,6 +162,8 @@ export function createClientService(deps: ClientServiceDeps) {
   return {
     createClient,
     insertClientWithMainAccount,
+    /** Every client's id, in the caller's transaction (sandbox resets). */
+    clientIds: (tx: Queryable) => clients.listClientIds(tx),
     getClient,
     getClientWithMainAccount,
     listClients,
