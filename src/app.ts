@@ -68,33 +68,6 @@ const RESETS = new Set(['/admin/sandbox/reset', '/admin/sandbox/fixtures']);
  * The HTTP app: framework options, the edge plugins, then one registrar per module. It builds no
  * service; server.ts, the tests and the benchmarks hand it the services they built once.
  */
-/**
- * Sandbox: whether a reset ran while a request was handled (it arrived under another generation,
- * or one is running now). Its failures answer SANDBOX_RESET (error-handler.ts); the routes that
- * reset answer their own.
- */
-function resetCrossings(
-  app: FastifyInstance,
-  resets: Services['sandboxResets'],
-  sandbox: boolean,
-): (request: FastifyRequest) => boolean {
-  if (!sandbox) {
-    return () => false;
-  }
-  const arrivedIn = new WeakMap<FastifyRequest, number>();
-  app.addHook('onRequest', async (request) => {
-    arrivedIn.set(request, resets.generation());
-  });
-  return (request) => {
-    const arrived = arrivedIn.get(request);
-    return (
-      !RESETS.has(request.routeOptions.url ?? '') &&
-      arrived !== undefined &&
-      (arrived !== resets.generation() || resets.resetting())
-    );
-  };
-}
-
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, services } = deps;
   const app = Fastify({
@@ -337,4 +310,31 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   }
   return app;
+}
+
+/**
+ * Sandbox: whether a reset ran while a request was handled (it arrived under another generation,
+ * or one is running now). Its failures answer SANDBOX_RESET (error-handler.ts); the routes that
+ * reset answer their own.
+ */
+function resetCrossings(
+  app: FastifyInstance,
+  resets: Services['sandboxResets'],
+  sandbox: boolean,
+): (request: FastifyRequest) => boolean {
+  if (!sandbox) {
+    return () => false;
+  }
+  const arrivedIn = new WeakMap<FastifyRequest, number>();
+  app.addHook('onRequest', async (request) => {
+    arrivedIn.set(request, resets.generation());
+  });
+  return (request) => {
+    const arrived = arrivedIn.get(request);
+    return (
+      !RESETS.has(request.routeOptions.url ?? '') &&
+      arrived !== undefined &&
+      (arrived !== resets.generation() || resets.resetting())
+    );
+  };
 }
