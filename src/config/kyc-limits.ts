@@ -47,7 +47,7 @@ export interface MoneyOutLimits {
 
 /**
  * An account's limits: the general ones, lowered for its KYC level. The daily one bounds all the
- * money that leaves by its daily limit key in a UTC day, transfers and VAS purchases alike.
+ * money that leaves by its daily limit key in a day in Lagos (midnight Africa/Lagos), transfers and VAS purchases alike.
  */
 export function limitsFor(limits: MoneyOutLimits, kycLevel: string): KycLimits {
   const tier = limits.limitsByKycLevel.get(kycLevel);

@@ -27,7 +27,8 @@ LANGUAGE sql AS $$
    WHERE limit_key = p_key AND day = p_day
 $$;
 
--- VAS: placement (0017) counting the purchase under its key for the UTC day it was made, after
+-- VAS: placement (0017) counting the purchase under its key for the Lagos day it was made
+-- (transfer_limit_day, 0031: plpgsql finds it when the function runs), after
 -- its hold (insufficient funds answers first, as for a transfer), against the limit the item
 -- carries ({ limit, limitMessage }: the debit account's KYC level's). Refused above it: the
 -- item's subtransaction rolls back the purchase, its hold and the count.
@@ -55,7 +56,7 @@ BEGIN
   INSERT INTO vas_purchases SELECT v_purchase.*;
   PERFORM ledger_hold_json(p_item->'hold');
   IF v_purchase.daily_limit_key IS NOT NULL AND daily_outbound_add(v_purchase.daily_limit_key,
-       (v_purchase.created_at AT TIME ZONE 'UTC')::date, v_purchase.amount_kobo)
+       transfer_limit_day(v_purchase.created_at), v_purchase.amount_kobo)
      > (v_daily->>'limit')::bigint THEN
     PERFORM vas_refuse('TRANSFER_LIMIT_EXCEEDED', v_daily->>'limitMessage');
   END IF;
@@ -81,7 +82,7 @@ BEGIN
     PERFORM ledger_void_hold(v_purchase.hold_id, v_at);
     IF v_purchase.daily_limit_key IS NOT NULL THEN
       PERFORM daily_outbound_give_back(v_purchase.daily_limit_key,
-        (v_purchase.created_at AT TIME ZONE 'UTC')::date, v_purchase.amount_kobo);
+        transfer_limit_day(v_purchase.created_at), v_purchase.amount_kobo);
     END IF;
   END IF;
   UPDATE vas_purchases SET status = v_status,
