@@ -62,14 +62,9 @@ import { createDatabaseSessionStore } from './rails/nip/simulator-sessions.ts';
 import type { Rail } from './rails/rail.ts';
 import { createUnconfiguredRail } from './rails/unconfigured-rail.ts';
 import { createFaultTable } from './sandbox/faults/index.ts';
-import {
-  createFixturesService,
-  type FixturesServiceDeps,
-  NO_SANDBOX_CLOCK,
-  type SandboxClock,
-} from './sandbox/fixtures/index.ts';
+import { createFixturesService, type FixturesServiceDeps } from './sandbox/fixtures/index.ts';
 import { createSandboxResets, type SandboxResets } from './sandbox/sandbox-resets.ts';
-import type { Clock } from './shared/clock.ts';
+import type { Clock, SandboxClock } from './shared/clock.ts';
 import { createDeliveryFence } from './webhooks/delivery-fence.ts';
 import { destinationPolicy } from './webhooks/destination-guard.ts';
 import { createWebhookInbox } from './webhooks/inbox.ts';
@@ -98,7 +93,7 @@ export interface ServiceDeps {
   /** Where a failed audit write is reported (the process log); it never fails a request. */
   readonly onAuditError?: (error: unknown) => void;
   /** The sandbox's test clock, which a reset puts back to the fixtures' settings; none: nothing. */
-  readonly sandboxClock?: SandboxClock;
+  readonly sandboxClock?: Pick<SandboxClock, 'reset'>;
 }
 
 /**
@@ -399,7 +394,7 @@ function sandboxParts(
           },
           nipSimulator,
           resets: sandboxResets,
-          sandboxClock: deps.sandboxClock ?? NO_SANDBOX_CLOCK,
+          sandboxClock: deps.sandboxClock,
         });
   return { deliveryFence, sandboxResets, sandboxFixtures };
 }
