@@ -280,30 +280,39 @@ function signedInClient(baseUrl: string, keys: ClientKeys): SandboxClient {
   };
 }
 
-/** Polls the inbox (long-polling where the server offers it) until a matching webhook is sent. */
+/**
+ * Reads the inbox once, then long-polls it for entries newer than the newest seen (`after`,
+ * `wait`), until one of the type passes the predicate or the time is up.
+ */
 async function waitForWebhook(
   admin: AdminCall,
   type: string,
   predicate: ((record: WebhookRecord, payload: Record<string, unknown>) => boolean) | undefined,
   options: { timeoutMs?: number } = {},
 ): Promise<WebhookRecord> {
-  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const deadline = Date.now() + timeoutMs;
+  const matches = (record: WebhookRecord) =>
+    predicate === undefined ||
+    predicate(record, JSON.parse(record.requestBody) as Record<string, unknown>);
+  let after: string | undefined;
+  let waitSeconds = 0;
   while (true) {
     const records = await admin<WebhookRecord[]>(
       'GET',
-      `/admin/sandbox/webhooks${query({ type, limit: '100' })}`,
+      `/admin/sandbox/webhooks${query({ type, after, wait: String(waitSeconds), limit: '100' })}`,
     );
-    const found = records.find((record) => {
-      const payload = JSON.parse(record.requestBody) as Record<string, unknown>;
-      return predicate === undefined || predicate(record, payload);
-    });
+    const found = records.find(matches);
     if (found !== undefined) {
       return found;
     }
-    if (Date.now() >= deadline) {
-      throw new Error(`no ${type} webhook within ${options.timeoutMs ?? 10_000} ms`);
+    // Newest first: the first record is the newest seen; the next read starts after it.
+    after = records[0]?._id ?? after;
+    const leftSeconds = Math.floor((deadline - Date.now()) / 1000);
+    if (leftSeconds < 1) {
+      throw new Error(`no ${type} webhook within ${timeoutMs} ms`);
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    waitSeconds = Math.min(leftSeconds, 30);
   }
 }
 
