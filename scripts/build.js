@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// Builds what the package runs: JavaScript and type declarations from src/ (tsc), the files the
-// code reads at run time (migrations, page assets), and the migrated embedded-database image an
-// in-memory start loads instead of replaying every migration.
+// Builds what the package runs: type declarations from src/ (tsc), the code bundled into a few
+// files (esbuild), the files the code reads at run time (migrations, page assets), and the
+// migrated embedded-database image an in-memory start loads instead of replaying every migration.
 import { execFileSync } from 'node:child_process';
-import { cpSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,8 +26,69 @@ for (const file of [
 ]) {
   cpSync(path.join(root, 'src', file), path.join(dist, file), { recursive: true });
 }
+await bundle();
 const { writeShippedImage } = await import(path.join(dist, 'db/pglite-image.js'));
 const image = await writeShippedImage(path.join(dist, 'db'));
 console.log(
   `built dist/ in ${Date.now() - started} ms (database image ${image.fingerprint.slice(0, 12)})`,
 );
+
+/**
+ * Loading several hundred small modules (ours, and libraries of many files such as TypeBox) was
+ * most of a start; a bundle is read and compiled at once. The entry points are the package's
+ * public files and its process entries; what they share goes to chunks. Libraries that read
+ * files of their own folder at run time stay outside (the embedded database's WebAssembly, the
+ * API explorer's pages, pino's worker-thread transports, pg's optional native binding, static
+ * file serving), installed as usual from `dependencies`.
+ */
+async function bundle() {
+  const { build } = await import('esbuild');
+  const entries = ['index', 'testing/index', 'cli/main', 'server', 'worker', 'db/pglite-image'];
+  await build({
+    entryPoints: entries.map((entry) => ({ in: path.join(dist, `${entry}.js`), out: entry })),
+    outdir: dist,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    chunkNames: 'chunks/[name]-[hash]',
+    allowOverwrite: true,
+    external: [
+      '@electric-sql/pglite',
+      '@fastify/swagger-ui',
+      '@fastify/static',
+      'pino',
+      'pg',
+      'ioredis',
+    ],
+    // Libraries written as CommonJS call require(); an ES module bundle provides one.
+    banner: {
+      js: "import { createRequire as __openibsRequire } from 'node:module'; const require = __openibsRequire(import.meta.url);",
+    },
+    legalComments: 'eof',
+    logLevel: 'warning',
+  });
+  removeUnbundledFiles(dist, new Set(entries.map((entry) => path.join(dist, `${entry}.js`))));
+}
+
+/**
+ * tsc's per-file JavaScript (each beside its declaration) is in the bundle now; declarations,
+ * the bundle and the run-time assets (page scripts have no declaration) stay.
+ */
+function removeUnbundledFiles(folder, keep) {
+  for (const name of readdirSync(folder)) {
+    const full = path.join(folder, name);
+    if (statSync(full).isDirectory()) {
+      if (name !== 'chunks') {
+        removeUnbundledFiles(full, keep);
+      }
+    } else if (
+      name.endsWith('.js') &&
+      !keep.has(full) &&
+      existsSync(full.replace(/\.js$/, '.d.ts'))
+    ) {
+      rmSync(full);
+    }
+  }
+}

@@ -31,7 +31,7 @@ import { installJsonParser } from './http/plugins/json-parser.ts';
 import { registerOpenApi } from './http/plugins/openapi.ts';
 import { addPrivacyHeaders } from './http/plugins/privacy-headers.ts';
 import { installRateLimits } from './http/plugins/rate-limits.ts';
-import { createValidatorFactory } from './http/plugins/validators.ts';
+import { createSerializerFactory, createValidatorFactory } from './http/plugins/validators.ts';
 import { serverTimeoutOptions } from './http/server-timeouts.ts';
 import { createMetricsRegistry } from './metrics.ts';
 import { accountRoutes } from './modules/accounts/index.ts';
@@ -106,7 +106,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger ?? false,
     requestIdHeader: false,
-    schemaController: { compilersFactory: { buildValidator: createValidatorFactory() } },
+    schemaController: {
+      compilersFactory: {
+        buildValidator: createValidatorFactory(),
+        buildSerializer: createSerializerFactory(),
+      },
+    },
     frameworkErrors: answerFrameworkError(services.auditLog),
     clientErrorHandler: renderClientError,
     genReqId: (request) => {

@@ -6,11 +6,17 @@ import { createBackgroundWorkers, reportTo } from './background-workers.ts';
 import { type Config, loadConfig, type Secrets } from './config/config.ts';
 import { createDb } from './db/create-db.ts';
 import type { Db } from './db/db.ts';
+import { deferredDb } from './db/deferred-db.ts';
 import { migrate } from './db/migrate.ts';
 import { createPgliteDb } from './db/pglite-db.ts';
 import { migratedImage } from './db/pglite-image.ts';
 import { requestForLog } from './http/request-log.ts';
-import { createDemoClient, ensureDemoClient } from './sandbox/demo-client.ts';
+import {
+  createDemoClient,
+  type DemoKeyPair,
+  demoKeyPair,
+  ensureDemoClient,
+} from './sandbox/demo-client.ts';
 import { demoWorld } from './sandbox/fixtures/index.ts';
 import { resolveSecrets } from './sandbox/secrets.ts';
 import { createServices, type Services } from './services.ts';
@@ -31,6 +37,11 @@ export interface StartOptions {
   readonly host?: string;
   /** Fastify's logger (default: the configured level, requests without secrets). */
   readonly logger?: FastifyServerOptions['logger'];
+  /**
+   * Sandbox: make the demo client (default true). A caller that loads fixtures passes false:
+   * the fixtures are the whole world.
+   */
+  readonly demoClient?: boolean;
 }
 
 /** The sandbox's demo client, made at the first start of a data folder or of a memory run. */
@@ -79,18 +90,24 @@ export async function startServer(options: StartOptions = {}): Promise<StartedSe
       '--memory runs the sandbox on an embedded database: unset IBS_ENV and DATABASE_URL',
     );
   }
+  const wantsDemo = config.ibsEnv === 'sandbox' && options.demoClient !== false;
+  // A memory run always makes its demo client: its key pair is made while the rest starts.
+  const demoKeys = memory && wantsDemo ? demoKeyPair() : undefined;
   const secrets = memory ? memorySecrets(config) : await resolveSecrets(config);
   let log: Pick<FastifyBaseLogger, 'warn' | 'error'> | undefined;
-  const db = memory
-    ? await createPgliteDb({ dataDir: undefined, image: (await migratedImage()).tarball })
-    : await createDb(config, {
-        onConnectionError: (error, unreported) =>
-          log?.warn(
-            { err: error, unreported },
-            'database connection lost (requests answer 503 until it is back)',
-          ),
-      });
-  await migrate(db);
+  const opening = memory ? deferredDb('pglite', openMemoryDb()) : undefined;
+  const db =
+    opening ??
+    (await createDb(config, {
+      onConnectionError: (error, unreported) =>
+        log?.warn(
+          { err: error, unreported },
+          'database connection lost (requests answer 503 until it is back)',
+        ),
+    }));
+  if (!memory) {
+    await migrate(db);
+  }
   // The sandbox runs on a test clock an operator or a test can move (POST /admin/sandbox/clock);
   // what it must not move (client assertions, dashboard sign-ins) keeps real time.
   const sandboxClock = config.ibsEnv === 'sandbox' ? new SandboxClock() : undefined;
@@ -129,10 +146,15 @@ export async function startServer(options: StartOptions = {}): Promise<StartedSe
     // A run of failed rounds is reported once a minute, with how many failed in a row.
     report: reportTo(app.log),
   });
+  await opening?.ready.catch(async (error: unknown) => {
+    await app.close();
+    throw error;
+  });
   await app.listen({ port: config.port, host: config.host });
   workers.start();
-  const demo =
-    config.ibsEnv === 'sandbox' ? await demoClient(config, services, memory, app.log) : undefined;
+  const demo = wantsDemo
+    ? await demoClient({ config, services, memory, log: app.log, keys: demoKeys })
+    : undefined;
   return {
     url: config.publicBaseUrl,
     port: config.port,
@@ -166,16 +188,26 @@ function memorySecrets(config: Config): Secrets {
   };
 }
 
-async function demoClient(
-  config: Config,
-  services: Services,
-  memory: boolean,
-  log: Pick<FastifyBaseLogger, 'warn'>,
-): Promise<StartedDemoClient> {
+/** A memory run's database: a copy of the migrated image, checked against the migrations. */
+async function openMemoryDb(): Promise<Db> {
+  const db = await createPgliteDb({ dataDir: undefined, image: (await migratedImage()).tarball });
+  await migrate(db);
+  return db;
+}
+
+async function demoClient(options: {
+  config: Config;
+  services: Services;
+  memory: boolean;
+  log: Pick<FastifyBaseLogger, 'warn'>;
+  keys: Promise<DemoKeyPair> | undefined;
+}): Promise<StartedDemoClient> {
+  const { config, services, memory, log } = options;
   const deps = {
     demoBalanceKobo: config.sandboxDemoBalanceKobo,
     clientService: services.clientService,
     network: services.rail,
+    ...(options.keys === undefined ? {} : { keys: options.keys }),
   };
   // Without fixtures, a reset goes back to the demo client (docs/fixtures.md).
   const balanceKobo = config.sandboxDemoBalanceKobo;

@@ -25,6 +25,8 @@ export const START_COMMAND: CliCommand = {
       ...(json ? { logger: { level: 'warn', stream: process.stderr } } : {}),
       ...(port === undefined ? {} : { port }),
       ...(typeof context.options.host === 'string' ? { host: context.options.host } : {}),
+      // With fixtures, they are the whole world: no demo client to make and then remove.
+      demoClient: fixtures === undefined,
     });
     closeWithGrace({ delay: 10_000 }, () => server.close());
     if (fixtures !== undefined) {
@@ -43,8 +45,7 @@ export const START_COMMAND: CliCommand = {
       url: server.url,
       port: server.port,
       adminToken: server.secrets.adminToken,
-      // With fixtures, the demo client is gone: the fixtures are the whole world.
-      demo: fixtures === undefined ? server.demo : undefined,
+      demo: server.demo,
     };
     return json ? JSON.stringify(ready) : startBanner(ready);
   },

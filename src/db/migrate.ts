@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
+import { codeFile } from '../shared/code-files.ts';
 import type { Db } from './db.ts';
 
-const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
+const MIGRATIONS_DIR = codeFile('db/migrations/');
 // Any constant works; it only has to be the same for every OpenIBS instance.
 const MIGRATION_LOCK_KEY = 4_242_001;
 

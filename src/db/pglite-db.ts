@@ -10,6 +10,12 @@ export interface PgliteDbOptions {
 }
 
 /**
+ * An in-memory database keeps every page in memory already: a smaller buffer pool costs a copy
+ * per page read and saves clearing 128 MB at every start (about 0.1 s of a sandbox's start).
+ */
+const IN_MEMORY_START = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+
+/**
  * Embedded PostgreSQL in this process: one session, no fsync. For sandbox, development and
  * tests; production refuses it (see config).
  */
@@ -18,7 +24,9 @@ export async function createPgliteDb(options: PgliteDbOptions): Promise<Db> {
     await mkdir(options.dataDir, { recursive: true });
   }
   const pglite = await PGlite.create({
-    ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+    ...(options.dataDir === undefined
+      ? { startParams: IN_MEMORY_START }
+      : { dataDir: options.dataDir }),
     ...(options.image === undefined || options.dataDir !== undefined
       ? {}
       : { loadDataDir: options.image }),

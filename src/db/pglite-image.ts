@@ -2,8 +2,10 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { gunzip, gzip } from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
+import { codeFile } from '../shared/code-files.ts';
 import { loadMigrations, migrate } from './migrate.ts';
 import { wrapPglite } from './pglite-db.ts';
 
@@ -16,24 +18,43 @@ import { wrapPglite } from './pglite-db.ts';
  */
 export interface MigratedImage {
   readonly fingerprint: string;
+  /** An uncompressed tar, typed so PGlite reads it without guessing (and decompressing twice). */
   readonly tarball: Blob;
 }
 
-const SHIPPED_IMAGE = fileURLToPath(new URL('./pglite-image.tar.gz', import.meta.url));
-const SHIPPED_FINGERPRINT = fileURLToPath(new URL('./pglite-image.json', import.meta.url));
+const inflate = promisify(gunzip);
+const deflate = promisify(gzip);
+
+const SHIPPED_IMAGE = codeFile('db/pglite-image.tar.gz');
+const SHIPPED_FINGERPRINT = codeFile('db/pglite-image.json');
 
 /** Names and checksums of every migration, in order: what an image was made from. */
 export async function migrationsFingerprint(): Promise<string> {
   const migrations = await loadMigrations();
   const hash = createHash('sha256');
+  // Bumped when the way an image is made changes, so images made the old way are not reused.
+  hash.update('image-format:2\n');
   for (const migration of migrations) {
     hash.update(`${migration.name}:${migration.checksum}\n`);
   }
   return hash.digest('hex');
 }
 
-/** The image for the current migrations: shipped, cached, or made now (and cached). */
-export async function migratedImage(): Promise<MigratedImage> {
+let loaded: Promise<MigratedImage> | undefined;
+
+/**
+ * The image for the current migrations: shipped, cached, or made now (and cached); read once per
+ * process (a test process opens many databases).
+ */
+export function migratedImage(): Promise<MigratedImage> {
+  loaded ??= findOrMakeImage().catch((error: unknown) => {
+    loaded = undefined;
+    throw error;
+  });
+  return loaded;
+}
+
+async function findOrMakeImage(): Promise<MigratedImage> {
   const fingerprint = await migrationsFingerprint();
   const shipped = await readImage(SHIPPED_IMAGE, SHIPPED_FINGERPRINT, fingerprint);
   if (shipped !== undefined) {
@@ -42,27 +63,52 @@ export async function migratedImage(): Promise<MigratedImage> {
   const cacheFile = path.join(tmpdir(), 'openibs-pglite-images', `${fingerprint}.tar.gz`);
   const cached = await readFile(cacheFile).catch(() => undefined);
   if (cached !== undefined) {
-    return { fingerprint, tarball: new Blob([cached]) };
+    return { fingerprint, tarball: await tarFromGzip(cached) };
   }
   const image = await makeImage(fingerprint);
   await mkdir(path.dirname(cacheFile), { recursive: true });
   // Written aside, then renamed: a process reading the cache never sees half a file.
   const partial = `${cacheFile}.${process.pid}.partial`;
-  await writeFile(partial, Buffer.from(await image.tarball.arrayBuffer()));
+  await writeFile(partial, await gzipped(image));
   await rename(partial, cacheFile);
   return image;
 }
 
 /** Builds an image from scratch: a fresh database, every migration, dumped. */
 export async function makeImage(fingerprint?: string): Promise<MigratedImage> {
-  const pglite = await PGlite.create();
+  // 1 MB WAL segments instead of 16: the image carries a few segments, not a 16 MB file of zeros.
+  const pglite = await PGlite.create({ initDbStartParams: ['--wal-segsize=1'] });
   try {
     await migrate(wrapPglite(pglite));
-    const tarball = await pglite.dumpDataDir('gzip');
+    await compact(pglite);
+    const dumped = await pglite.dumpDataDir('none');
+    const tarball = new Blob([await dumped.arrayBuffer()], { type: 'application/x-tar' });
     return { fingerprint: fingerprint ?? (await migrationsFingerprint()), tarball };
   } finally {
     await pglite.close();
   }
+}
+
+/**
+ * Leaves only what OpenIBS runs on: the two template databases are never used (the embedded
+ * database never creates another) and were half of every start's copying; a checkpoint lets the
+ * image start without replaying the migrations' WAL.
+ */
+async function compact(pglite: PGlite): Promise<void> {
+  await pglite.exec(
+    "UPDATE pg_database SET datistemplate = false WHERE datname IN ('template0', 'template1')",
+  );
+  await pglite.exec('DROP DATABASE template0');
+  await pglite.exec('DROP DATABASE template1');
+  await pglite.exec('CHECKPOINT');
+}
+
+async function gzipped(image: MigratedImage): Promise<Buffer> {
+  return deflate(Buffer.from(await image.tarball.arrayBuffer()));
+}
+
+async function tarFromGzip(gzip: Buffer): Promise<Blob> {
+  return new Blob([await inflate(gzip)], { type: 'application/x-tar' });
 }
 
 /**
@@ -71,10 +117,7 @@ export async function makeImage(fingerprint?: string): Promise<MigratedImage> {
  */
 export async function writeShippedImage(directory: string): Promise<MigratedImage> {
   const image = await makeImage();
-  await writeFile(
-    path.join(directory, 'pglite-image.tar.gz'),
-    Buffer.from(await image.tarball.arrayBuffer()),
-  );
+  await writeFile(path.join(directory, 'pglite-image.tar.gz'), await gzipped(image));
   await writeFile(
     path.join(directory, 'pglite-image.json'),
     `${JSON.stringify({ fingerprint: image.fingerprint }, null, 2)}\n`,
@@ -83,8 +126,8 @@ export async function writeShippedImage(directory: string): Promise<MigratedImag
 }
 
 async function readImage(
-  file: string,
-  fingerprintFile: string,
+  file: URL,
+  fingerprintFile: URL,
   fingerprint: string,
 ): Promise<MigratedImage | undefined> {
   try {
@@ -92,7 +135,7 @@ async function readImage(
     if (made.fingerprint !== fingerprint) {
       return undefined;
     }
-    return { fingerprint, tarball: new Blob([await readFile(file)]) };
+    return { fingerprint, tarball: await tarFromGzip(await readFile(file)) };
   } catch {
     return undefined;
   }

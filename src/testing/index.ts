@@ -120,6 +120,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     port: options.port ?? 0,
     ...(options.host === undefined ? {} : { host: options.host }),
     logger: { level: options.logLevel ?? 'warn' },
+    // With fixtures, they are the whole world: no demo client to make and then remove.
+    demoClient: options.fixtures === undefined,
   });
   try {
     const admin = adminClient(server);

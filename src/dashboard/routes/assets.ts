@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyPluginAsync } from 'fastify';
+import { codeFile } from '../../shared/code-files.ts';
 import { DASHBOARD_PATH } from '../session.ts';
 
-const ASSETS = new URL('../assets/', import.meta.url);
+const ASSETS = codeFile('dashboard/assets/');
 const FILES: Readonly<Record<string, string>> = {
   'dashboard.css': 'text/css; charset=utf-8',
   'dashboard.js': 'application/javascript; charset=utf-8',

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyPluginAsync } from 'fastify';
+import { codeFile } from '../../../shared/code-files.ts';
 
-const ASSETS = new URL('../assets/', import.meta.url);
+const ASSETS = codeFile('modules/checkout/assets/');
 const read = (name: string) => readFileSync(new URL(name, ASSETS), 'utf8');
 
 /**
