@@ -37,6 +37,8 @@ const PUBLIC_VIEWS: Record<string, string> = { ledger_account_balances: 'src/led
 
 // SQL keywords are written in capitals here, which keeps prose out of the match.
 const SQL_TABLE = /\b(?:FROM|JOIN|INTO|UPDATE|TABLE)\s+([a-z_][a-z0-9_]*)/g;
+// A statement composed by db/claim-due.ts names its table in the owner's `table: '...'`.
+const COMPOSED_TABLE = /\btable:\s*'([a-z_][a-z0-9_]*)'/g;
 const DROPPED = /\bDROP\s+(?:TABLE|VIEW)\s+(?:IF\s+EXISTS\s+)?([a-z_][a-z0-9_]*)/g;
 const CREATED = /\bCREATE\s+(?:TABLE|VIEW)\s+(?:IF\s+NOT\s+EXISTS\s+)?([a-z_][a-z0-9_]*)/g;
 
@@ -77,7 +79,7 @@ for (const file of files(path.join(root, 'src'), '.ts')) {
     continue;
   }
   const text = readFileSync(file, 'utf8');
-  for (const [, word = ''] of text.matchAll(SQL_TABLE)) {
+  for (const [, word = ''] of [...text.matchAll(SQL_TABLE), ...text.matchAll(COMPOSED_TABLE)]) {
     const table = word.toLowerCase();
     const owner = ownerOf.get(table) ?? (writes(text, table) ? PUBLIC_VIEWS[table] : undefined);
     if (owner !== undefined && !relative.startsWith(`${owner}/`)) {

@@ -128,6 +128,7 @@ function statusWorkers(deps: BackgroundWorkerDeps, reporting: Reporting) {
     // Checkout sessions paid while no page watched them, so their event still goes out.
     checkoutCompletions: createCheckoutCompletionWorker({
       checkout: deps.services.checkoutService,
+      clock: deps.clock,
       batchSize: settings.batchSize,
       pollIntervalMs: settings.pollIntervalMs,
       everySeconds: 10,

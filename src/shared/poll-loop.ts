@@ -1,3 +1,5 @@
+import type { Clock } from './clock.ts';
+
 export interface PollLoopOptions {
   /** A full batch means more may be waiting: poll again at once instead of sleeping. */
   readonly batchSize: number;
@@ -123,19 +125,46 @@ export function createPollLoop(runOnce: () => Promise<number>, options: PollLoop
   };
 }
 
+/** What one round asks of the database: up to `limit` items due at `now`. */
+export interface DueClaim {
+  readonly now: Date;
+  readonly limit: number;
+  /** How long each claimed item is hidden from other workers while it is handled. */
+  readonly claimSeconds: number;
+}
+
+/** A pending worker's pace and claim, as the configuration gives them. */
+export type PendingWorkerSettings = PollLoopOptions & {
+  readonly clock: Clock;
+  readonly claimSeconds: number;
+};
+
 /**
- * A poll loop over claimed work: each round claims up to batchSize items (claims hide them from
- * other workers, so several share the work) and handles them all at once.
+ * A poll loop over work that waits for a provider's answer (a status query, a delivery): each
+ * round claims up to batchSize due items (db/claim-due.ts: claims hide them from other workers,
+ * so several share the work) and handles them all at once. An item whose handling fails is
+ * not lost: its claim runs out and a later round takes it again. The others of the round still
+ * finish; then the round counts as failed, so the failure is reported and the loop backs off.
  */
-export function createClaimingWorker<T>(
-  options: PollLoopOptions & {
-    readonly claim: () => Promise<readonly T[]>;
+export function createPendingWorker<T>(
+  options: PendingWorkerSettings & {
+    readonly claim: (due: DueClaim) => Promise<readonly T[]>;
     readonly handle: (item: T) => Promise<unknown>;
   },
 ) {
   async function runOnce(): Promise<number> {
-    const due = await options.claim();
-    await Promise.all(due.map((item) => options.handle(item)));
+    const due = await options.claim({
+      now: options.clock.now(),
+      limit: options.batchSize,
+      claimSeconds: options.claimSeconds,
+    });
+    const handled = await Promise.allSettled(due.map((item) => options.handle(item)));
+    const failed = handled.find(
+      (outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected',
+    );
+    if (failed !== undefined) {
+      throw failed.reason;
+    }
     return due.length;
   }
   const pollLoop = createPollLoop(runOnce, options);

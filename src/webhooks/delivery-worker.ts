@@ -1,6 +1,6 @@
 import type { Db } from '../db/db.ts';
 import type { Clock } from '../shared/clock.ts';
-import { createPollLoop, type PollLoopOptions } from '../shared/poll-loop.ts';
+import { createPendingWorker, type DueClaim, type PollLoopOptions } from '../shared/poll-loop.ts';
 import { createDeliveryFence, type DeliveryFence } from './delivery-fence.ts';
 import { nextAttemptAt, verdictFor } from './delivery-policy.ts';
 import {
@@ -45,32 +45,22 @@ const LOCK_MARGIN_MS = 30_000;
  */
 export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
   const fence = deps.fence ?? createDeliveryFence();
-  /** Claims one batch and delivers it; answers how many events it claimed. */
-  async function runOnce(): Promise<number> {
+  /** One batch's events, with what they share: the fence generation and the endpoint lookups. */
+  async function claim(due: DueClaim) {
     // Read before the claim: a reset that starts after this stops every send of the batch.
     const generation = fence.generation();
-    const now = deps.clock.now();
-    const events = await claimDueEvents(deps.db, {
-      now,
-      lockedUntil: new Date(now.getTime() + deps.timeoutMs + LOCK_MARGIN_MS),
-      limit: deps.batchSize,
-    });
+    const events = await claimDueEvents(deps.db, due);
     // One endpoint lookup per client per batch, however many of its events the batch holds.
     const endpoints = new Map<string, Promise<WebhookEndpoint>>();
     const endpointOf = (clientId: string) => {
       let endpoint = endpoints.get(clientId);
       if (endpoint === undefined) {
-        endpoint = ensureEndpoint(deps.db, clientId, newWebhookSecret(), now);
+        endpoint = ensureEndpoint(deps.db, clientId, newWebhookSecret(), due.now);
         endpoints.set(clientId, endpoint);
       }
       return endpoint;
     };
-    await Promise.all(
-      events.map((event) =>
-        fence.send(generation, async () => deliver(event, await endpointOf(event.clientId))),
-      ),
-    );
-    return events.length;
+    return events.map((event) => ({ event, generation, endpointOf }));
   }
 
   async function deliver(event: WebhookEvent, endpoint: WebhookEndpoint): Promise<void> {
@@ -106,8 +96,13 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
     }
   }
 
-  const pollLoop = createPollLoop(runOnce, deps);
-  return { runOnce, start: pollLoop.start, stop: pollLoop.stop, wake: pollLoop.wake };
+  return createPendingWorker({
+    ...deps,
+    claimSeconds: (deps.timeoutMs + LOCK_MARGIN_MS) / 1000,
+    claim,
+    handle: ({ event, generation, endpointOf }) =>
+      fence.send(generation, async () => deliver(event, await endpointOf(event.clientId))),
+  });
 }
 
 export type DeliveryWorker = ReturnType<typeof createDeliveryWorker>;

@@ -1,4 +1,6 @@
+import { claimDue, type DueRows } from '../db/claim-due.ts';
 import type { Queryable } from '../db/db.ts';
+import type { DueClaim } from '../shared/poll-loop.ts';
 import type { WebhookEventStatus } from './event-types.ts';
 
 export interface WebhookEvent {
@@ -66,25 +68,24 @@ function toEvent(row: EventRow): WebhookEvent {
 }
 
 /**
- * Claims due events for one attempt each: the attempt counter goes up and the row is locked
- * until `lockedUntil`. SKIP LOCKED lets several workers claim disjoint batches at once.
+ * Pending events wait for an attempt. The claim is held in locked_until, so next_attempt_at
+ * stays when the event was due; each claim is an attempt, counted.
  */
-export async function claimDueEvents(
-  db: Queryable,
-  claim: { now: Date; lockedUntil: Date; limit: number },
-): Promise<WebhookEvent[]> {
-  const rows = await db.query<EventRow>(
-    `UPDATE webhook_events SET attempts = attempts + 1, locked_until = $2
-      WHERE id IN (
-        SELECT id FROM webhook_events
-         WHERE status = 'pending' AND next_attempt_at <= $1
-           AND (locked_until IS NULL OR locked_until <= $1)
-         ORDER BY next_attempt_at
-         LIMIT $3
-         FOR UPDATE SKIP LOCKED)
-      RETURNING ${EVENT_COLUMNS}`,
-    [claim.now, claim.lockedUntil, claim.limit],
-  );
+const DUE_EVENTS: DueRows = {
+  table: 'webhook_events',
+  dueColumn: 'next_attempt_at',
+  waiting: `status = 'pending'`,
+  lockColumn: 'locked_until',
+  countIn: 'attempts',
+  returning: EVENT_COLUMNS,
+};
+
+/**
+ * Claims due events for one attempt each: the attempt counter goes up and the row is locked
+ * for `claimSeconds`.
+ */
+export async function claimDueEvents(db: Queryable, claim: DueClaim): Promise<WebhookEvent[]> {
+  const rows = await claimDue<EventRow>(db, DUE_EVENTS, claim);
   return rows.map(toEvent);
 }
 

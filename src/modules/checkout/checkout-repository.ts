@@ -1,4 +1,6 @@
+import { claimDue, type DueRows } from '../../db/claim-due.ts';
 import type { Queryable } from '../../db/db.ts';
+import type { DueClaim } from '../../shared/poll-loop.ts';
 import type {
   CheckoutChannel,
   CheckoutCustomer,
@@ -203,23 +205,22 @@ export async function markCompleted(
   return rows.length === 1;
 }
 
+/** Open sessions wait for a look for their payment; $4 is `expiredBefore`. */
+const AWAITING_PAYMENT: DueRows = {
+  table: 'checkout_sessions',
+  dueColumn: 'next_check_at',
+  waiting: `status = 'Pending'`,
+  letGoWhen: 'expires_at < $4',
+};
+
 /**
- * Open sessions due a look for their payment, next looked at `everySeconds` later (so other
- * workers skip them meanwhile: SKIP LOCKED); one that expired before `expiredBefore` is let go.
+ * Open sessions due a look for their payment, next looked at `claimSeconds` later (so other
+ * workers skip them meanwhile); one that expired before `expiredBefore` is let go.
  */
 export async function claimAwaitingPayment(
   db: Queryable,
-  options: { now: Date; limit: number; everySeconds: number; expiredBefore: Date },
+  claim: DueClaim & { expiredBefore: Date },
 ): Promise<CheckoutSession[]> {
-  const rows = await db.query<SessionRow>(
-    `UPDATE checkout_sessions
-        SET next_check_at = CASE WHEN expires_at < $4 THEN NULL
-                                 ELSE $1::timestamptz + make_interval(secs => $3) END
-      WHERE id IN (SELECT id FROM checkout_sessions
-                    WHERE status = 'Pending' AND next_check_at <= $1
-                    ORDER BY next_check_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-      RETURNING *`,
-    [options.now, options.limit, options.everySeconds, options.expiredBefore],
-  );
+  const rows = await claimDue<SessionRow>(db, AWAITING_PAYMENT, claim, [claim.expiredBefore]);
   return rows.map(toSession);
 }

@@ -8,6 +8,7 @@ import type { Charges } from '../../ledger/charges.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { isObjectId, newObjectId } from '../../shared/ids.ts';
 import type { Kobo } from '../../shared/money.ts';
+import type { DueClaim } from '../../shared/poll-loop.ts';
 import type { DestinationPolicy } from '../../webhooks/destination-guard.ts';
 import { enqueueEvent } from '../../webhooks/outbox.ts';
 import { checkDestination } from '../../webhooks/webhook-service.ts';
@@ -531,19 +532,17 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     });
   }
 
-  /** The completion worker's step: open sessions with a method, checked for their payment. */
-  async function completePaid(limit: number, everySeconds: number): Promise<number> {
-    const now = clock.now();
-    const due = await repository.claimAwaitingPayment(db, {
-      now,
-      limit,
-      everySeconds,
+  /**
+   * The completion worker's claim: open sessions due a look for their payment (each then
+   * completed by `completeIfPaid`).
+   */
+  function claimAwaitingPayment(due: DueClaim): Promise<CheckoutSession[]> {
+    return repository.claimAwaitingPayment(db, {
+      ...due,
       // A payment can complete a session this long after it expired (a method opened at its
       // last moment, or a lost USSD notice found late): look that long, then stop.
-      expiredBefore: new Date(now.getTime() - deps.lookForPaymentsSeconds * 1000),
+      expiredBefore: new Date(due.now.getTime() - deps.lookForPaymentsSeconds * 1000),
     });
-    await Promise.all(due.map((session) => refresh(session)));
-    return due.length;
   }
 
   return {
@@ -558,7 +557,8 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     simulate,
     verify,
     list,
-    completePaid,
+    claimAwaitingPayment,
+    completeIfPaid: refresh,
   };
 }
 

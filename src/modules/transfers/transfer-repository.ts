@@ -1,6 +1,8 @@
+import { claimDue, type DueRows } from '../../db/claim-due.ts';
 import type { Queryable } from '../../db/db.ts';
 import type { ItemFailure, ItemRefusal } from '../../errors/batch-items.ts';
 import type { Kobo } from '../../shared/money.ts';
+import type { DueClaim } from '../../shared/poll-loop.ts';
 import type { Transfer, TransferDirection, TransferStatus } from './transfer.ts';
 
 /** What a stored transfer carries beyond its published fields. */
@@ -410,23 +412,23 @@ export async function addToDailyOutbound(
   return rows[0]?.total_kobo ?? 0n;
 }
 
+/** Processing transfers wait for a status query; each claim counts as one. */
+const DUE_STATUS_QUERIES: DueRows = {
+  table: 'transfers',
+  dueColumn: 'next_status_query_at',
+  waiting: `status = 'Processing'`,
+  countIn: 'status_queries',
+};
+
 /**
  * Claims Processing transfers due for a status query: the count goes up and the next query is
- * pushed out by lockSeconds, so other workers skip them while this one asks the rail.
+ * pushed out by claimSeconds, so other workers skip them while this one asks the rail.
  */
 export async function claimDueStatusQueries(
   db: Queryable,
-  claim: { now: Date; lockedUntil: Date; limit: number },
+  claim: DueClaim,
 ): Promise<TransferRecord[]> {
-  const rows = await db.query<TransferRow>(
-    `UPDATE transfers SET status_queries = status_queries + 1, next_status_query_at = $2
-      WHERE id IN (
-        SELECT id FROM transfers
-         WHERE status = 'Processing' AND next_status_query_at <= $1
-         ORDER BY next_status_query_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-      RETURNING *`,
-    [claim.now, claim.lockedUntil, claim.limit],
-  );
+  const rows = await claimDue<TransferRow>(db, DUE_STATUS_QUERIES, claim);
   return rows.map(toTransferRecord);
 }
 

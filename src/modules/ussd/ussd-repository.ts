@@ -1,4 +1,6 @@
+import { claimDue, type DueRows } from '../../db/claim-due.ts';
 import type { Queryable } from '../../db/db.ts';
+import type { DueClaim } from '../../shared/poll-loop.ts';
 import type {
   StoredUssdReferenceStatus,
   UssdReference,
@@ -149,22 +151,18 @@ export async function listReferences(db: Queryable, filter: UssdReferenceFilter)
   return { references: rows.map(toReference), total: Number(counts[0]?.total ?? 0n) };
 }
 
+const DUE_STATUS_QUERIES: DueRows = {
+  table: 'ussd_references',
+  dueColumn: 'next_status_query_at',
+  waiting: `status = 'Pending'`,
+};
+
 /**
  * Unpaid references due a status query, hidden from other workers for `claimSeconds` while the
- * gateway is asked (SKIP LOCKED: several workers share the work).
+ * gateway is asked.
  */
-export async function claimDueQueries(
-  db: Queryable,
-  options: { now: Date; limit: number; claimSeconds: number },
-): Promise<UssdReference[]> {
-  const rows = await db.query<UssdReferenceRow>(
-    `UPDATE ussd_references SET next_status_query_at = $1::timestamptz + make_interval(secs => $3)
-      WHERE id IN (SELECT id FROM ussd_references
-                    WHERE status = 'Pending' AND next_status_query_at <= $1
-                    ORDER BY next_status_query_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-      RETURNING *`,
-    [options.now, options.limit, options.claimSeconds],
-  );
+export async function claimDueQueries(db: Queryable, claim: DueClaim): Promise<UssdReference[]> {
+  const rows = await claimDue<UssdReferenceRow>(db, DUE_STATUS_QUERIES, claim);
   return rows.map(toReference);
 }
 

@@ -1,5 +1,7 @@
+import { claimDue, type DueRows } from '../../db/claim-due.ts';
 import type { Queryable } from '../../db/db.ts';
 import type { ItemFailure, ItemRefusal } from '../../errors/batch-items.ts';
+import type { DueClaim } from '../../shared/poll-loop.ts';
 import type { VasService } from './providers/biller.ts';
 import type { Channel, Purchase, PurchaseStatus } from './vas-purchase.ts';
 
@@ -176,23 +178,18 @@ export async function listPurchases(db: Queryable, filter: PurchaseFilter) {
   return { purchases: rows.map(toPurchase), total: Number(counts[0]?.total ?? 0n) };
 }
 
+const DUE_STATUS_QUERIES: DueRows = {
+  table: 'vas_purchases',
+  dueColumn: 'next_status_query_at',
+  waiting: `status = 'pending'`,
+};
+
 /**
  * Claims pending purchases whose next status query is due: each is pushed `claimSeconds` into
- * the future so another worker skips it, and handed to this one. SKIP LOCKED: workers in other
- * processes take other rows.
+ * the future so another worker skips it, and handed to this one.
  */
-export async function claimDuePurchases(
-  db: Queryable,
-  options: { now: Date; limit: number; claimSeconds: number },
-): Promise<Purchase[]> {
-  const rows = await db.query<PurchaseRow>(
-    `UPDATE vas_purchases SET next_status_query_at = $1::timestamptz + make_interval(secs => $3)
-      WHERE id IN (SELECT id FROM vas_purchases
-                    WHERE status = 'pending' AND next_status_query_at <= $1
-                    ORDER BY next_status_query_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-      RETURNING *`,
-    [options.now, options.limit, options.claimSeconds],
-  );
+export async function claimDuePurchases(db: Queryable, claim: DueClaim): Promise<Purchase[]> {
+  const rows = await claimDue<PurchaseRow>(db, DUE_STATUS_QUERIES, claim);
   return rows.map(toPurchase);
 }
 

@@ -54,6 +54,7 @@ describe('GET /checkout/:referenceCode/verify', () => {
   const runWorker = () =>
     createCheckoutCompletionWorker({
       checkout: context().testApp.services.checkoutService,
+      clock: context().testApp.clock,
       batchSize: 50,
       pollIntervalMs: 1000,
       everySeconds: 10,
