@@ -13,6 +13,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
@@ -28,9 +29,19 @@ const started = Date.now();
 // (^20.10.0 || ^22 || ^24): Vitest 5 needs Node 22.12, and Vitest 4 would take Vite 8, which
 // needs Node 20.19, so Vite 6 is named too.
 const TEST_RUNNERS = ['vitest@4.1.12', 'vite@6.4.6', 'jest@30.5.2'];
+// The guide shows these samples whole: a change to one is a change to the guide.
+const GUIDE = 'docs/testing-with-openibs.md';
+const SHOWN_IN_GUIDE = [
+  'payouts.mjs',
+  'payouts.test.mjs',
+  'vitest/payouts.test.mjs',
+  'jest/accounts.test.cjs',
+  'jest/jest.config.cjs',
+];
 const run = (command, args, options = {}) =>
   execFileSync(command, args, { stdio: 'inherit', ...options });
 
+checkTheGuideShowsTheSamples();
 const project = mkdtempSync(path.join(tmpdir(), 'openibs-package-'));
 try {
   run('npm', ['pack', '--pack-destination', project, '--silent'], { cwd: root });
@@ -58,6 +69,7 @@ try {
     ],
     { cwd: project },
   );
+  checkShippedLinks(path.join(project, 'node_modules/openibs'));
   cpSync(path.join(root, 'test/package'), path.join(project, 'test'), { recursive: true });
   console.log("== a team's TypeScript against the packed declarations");
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
@@ -89,6 +101,33 @@ try {
   );
 } finally {
   rmSync(project, { recursive: true, force: true });
+}
+
+function checkTheGuideShowsTheSamples() {
+  const guide = readFileSync(path.join(root, GUIDE), 'utf8');
+  const stale = SHOWN_IN_GUIDE.filter((name) => {
+    const sample = readFileSync(path.join(root, 'test/package', name), 'utf8');
+    return !guide.includes(`\`\`\`js\n${sample}\`\`\``);
+  });
+  if (stale.length > 0) {
+    throw new Error(`${GUIDE} does not show test/package/{${stale.join(',')}} as they are`);
+  }
+}
+
+/** Every relative link in the docs the package ships leads to a file it ships. */
+function checkShippedLinks(installed) {
+  const docs = path.join(installed, 'docs');
+  const broken = readdirSync(docs)
+    .filter((name) => name.endsWith('.md'))
+    .flatMap((name) =>
+      [...readFileSync(path.join(docs, name), 'utf8').matchAll(/\]\(([^)#\s:]+)(?:#[^)]*)?\)/g)]
+        .map(([, target]) => target)
+        .filter((target) => !existsSync(path.resolve(docs, target)))
+        .map((target) => `docs/${name} → ${target}`),
+    );
+  if (broken.length > 0) {
+    throw new Error(`the package ships links to files it does not ship:\n  ${broken.join('\n  ')}`);
+  }
 }
 
 /** The environment a team's test run has: this Node first on PATH, no server settings of ours. */

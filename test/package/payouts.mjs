@@ -1,6 +1,6 @@
-// The team's own code under test in the samples (docs/testing-with-openibs.md): it pays
-// suppliers from the company's account over the IBS API. Nothing in it knows about the sandbox:
-// a test hands it the sandbox's URL and a fixtures client's credentials, production the bank's.
+// payouts.mjs: the team's own code under test. It pays suppliers from the company's account
+// over the IBS API and knows nothing of the sandbox: a test hands it the sandbox's URL and a
+// fixtures client's credentials, production the bank's.
 
 const JWT_BEARER = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 

@@ -1,5 +1,5 @@
-// The team's payout code (payouts.mjs) tested under node:test against a sandbox bank started
-// from the fixtures: docs/testing-with-openibs.md shows this file.
+// payouts.test.mjs: the team's payout code under node:test, against a sandbox bank started
+// from the fixtures.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';

@@ -1,5 +1,5 @@
-// A CommonJS test file under plain Jest (no transform, no flags): require('openibs/testing'),
-// sign in as a fixtures client and call the API. docs/testing-with-openibs.md shows this file.
+// jest/accounts.test.cjs: a CommonJS test file under plain Jest (no transform, no flags):
+// require('openibs/testing'), sign in as a fixtures client, call the API.
 const path = require('node:path');
 const { startSandbox } = require('openibs/testing');
 

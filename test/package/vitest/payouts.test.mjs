@@ -1,5 +1,5 @@
-// The team's payout code (../payouts.mjs) tested under Vitest against a sandbox bank started
-// from the fixtures: docs/testing-with-openibs.md shows this file.
+// vitest/payouts.test.mjs: the same payout code under Vitest, against a sandbox bank started
+// from the fixtures.
 import { fileURLToPath } from 'node:url';
 import { startSandbox } from 'openibs/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
