@@ -74,33 +74,41 @@ try {
   console.log("== a team's TypeScript against the packed declarations");
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   run(process.execPath, [tsc, '-p', 'test/types/tsconfig.json'], { cwd: project });
-  const tests = readdirSync(path.join(project, 'test')).filter(
-    (name) => name.endsWith('.test.mjs') || name.endsWith('.test.cjs'),
-  );
   for (const line of lines) {
-    const node = nodeBinary(line);
-    const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
-    const inProject = { cwd: project, env: testEnv(node) };
-    console.log(`== the packed package's sample suite on Node ${version}: node:test`);
-    run(
-      node,
-      ['--test', '--test-reporter=spec', ...tests.map((name) => `test/${name}`)],
-      inProject,
-    );
-    console.log(`== the packed package's sample suite on Node ${version}: Vitest`);
-    run(node, ['node_modules/vitest/vitest.mjs', 'run', '--dir', 'test/vitest'], inProject);
-    console.log(`== the packed package's sample suite on Node ${version}: Jest`);
-    run(
-      node,
-      ['node_modules/jest/bin/jest.js', '--config', 'test/jest/jest.config.cjs'],
-      inProject,
-    );
+    runSampleSuites(project, nodeBinary(line));
   }
   console.log(
     `package checks passed on Node ${lines.join(', ')} in ${Math.round((Date.now() - started) / 1000)} s`,
   );
 } finally {
   rmSync(project, { recursive: true, force: true });
+}
+
+/** node:test, Vitest and Jest on one Node binary, in the project, as a team's CI runs them. */
+function runSampleSuites(project, node) {
+  const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
+  const tests = readdirSync(path.join(project, 'test'))
+    .filter((name) => name.endsWith('.test.mjs') || name.endsWith('.test.cjs'))
+    .map((name) => `test/${name}`);
+  const suites = [
+    ['node:test', ['--test', '--test-reporter=spec', ...tests]],
+    ['Vitest', ['node_modules/vitest/vitest.mjs', 'run', '--dir', 'test/vitest']],
+    [
+      'Jest',
+      // In the project: Jest's cache would otherwise stay in the system's temporary folder.
+      [
+        'node_modules/jest/bin/jest.js',
+        '--config',
+        'test/jest/jest.config.cjs',
+        '--cacheDirectory',
+        path.join(project, 'node_modules/.cache/jest'),
+      ],
+    ],
+  ];
+  for (const [runner, args] of suites) {
+    console.log(`== the packed package's sample suite on Node ${version}: ${runner}`);
+    run(node, args, { cwd: project, env: testEnv(node) });
+  }
 }
 
 function checkTheGuideShowsTheSamples() {
