@@ -1,6 +1,6 @@
 // Plain Jest, as a CommonJS project runs it: Node's environment, no transform.
 module.exports = {
   testEnvironment: 'node',
-  testMatch: ['<rootDir>/*.test.cjs'],
+  testMatch: ['**/*.test.cjs'],
   transform: {},
 };
