@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const OWNERS: Record<string, readonly string[]> = {
-  'src/db': ['schema_migrations'],
+  'src/db': ['schema_migrations', 'schema_functions'],
   'src/ledger': ['ledger_accounts', 'ledger_entries', 'ledger_journals', 'ledger_holds'],
   'src/auth': [
     'oauth_apps',

@@ -41,7 +41,7 @@ describe(`database driver (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGl
   });
 
   it('applies migrations once: a second run applies nothing', async () => {
-    assert.deepEqual(await migrate(testDb.db), []);
+    assert.deepEqual(await migrate(testDb.db), { migrations: [], functions: [] });
     const applied = await testDb.db.query<{ name: string }>('SELECT name FROM schema_migrations');
     assert.ok(applied.length >= 5);
   });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import { loadMigrations, migrate } from './migrate.ts';
+import { loadSqlSource, migrate } from './migrate.ts';
 import { wrapPglite } from './pglite-db.ts';
 
 /**
@@ -22,12 +22,12 @@ export interface MigratedImage {
 const SHIPPED_IMAGE = fileURLToPath(new URL('./pglite-image.tar.gz', import.meta.url));
 const SHIPPED_FINGERPRINT = fileURLToPath(new URL('./pglite-image.json', import.meta.url));
 
-/** Names and checksums of every migration, in order: what an image was made from. */
+/** Names and checksums of every migration and function file: what an image was made from. */
 export async function migrationsFingerprint(): Promise<string> {
-  const migrations = await loadMigrations();
+  const { migrations, functions } = await loadSqlSource();
   const hash = createHash('sha256');
-  for (const migration of migrations) {
-    hash.update(`${migration.name}:${migration.checksum}\n`);
+  for (const file of [...migrations, ...functions]) {
+    hash.update(`${file.name}:${file.checksum}\n`);
   }
   return hash.digest('hex');
 }
