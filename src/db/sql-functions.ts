@@ -22,7 +22,7 @@ export interface FunctionFile {
 const CODE_ROOT = new URL('../', import.meta.url);
 const FUNCTION_FILE = /^(?:.+\/)?sql\/([a-z][a-z0-9_]*)\.sql$/;
 
-/** Every function file under the code's root, in the order they are applied. */
+/** Every function file under the code's root, by name. */
 export async function loadFunctionFiles(): Promise<FunctionFile[]> {
   const entries = await readdir(CODE_ROOT, { recursive: true });
   const paths = entries.map((entry) => entry.split('\\').join('/')).filter(isFunctionFile);
@@ -33,11 +33,15 @@ export async function loadFunctionFiles(): Promise<FunctionFile[]> {
       return { name, path, sql, checksum: createHash('sha256').update(sql).digest('hex') };
     }),
   );
-  return applicationOrder(files);
+  return files.sort(byFileName);
 }
 
 function isFunctionFile(path: string): boolean {
   return FUNCTION_FILE.test(path) && !path.startsWith('db/migrations/');
+}
+
+function byFileName(a: FunctionFile, b: FunctionFile): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
 /**
@@ -46,7 +50,7 @@ function isFunctionFile(path: string): boolean {
  * already. A cycle can only be between plpgsql functions, which find each other when they run.
  */
 export function applicationOrder(files: readonly FunctionFile[]): FunctionFile[] {
-  const sorted = [...files].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const sorted = [...files].sort(byFileName);
   const byName = new Map(sorted.map((file) => [file.name, file]));
   const ordered: FunctionFile[] = [];
   const seen = new Set<string>();
@@ -94,7 +98,7 @@ export async function applyFunctionFiles(
     ).map((row) => row.name),
   );
   const changed: string[] = [];
-  for (const file of files) {
+  for (const file of applicationOrder(files)) {
     if (recorded.get(file.name) !== file.checksum || !existing.has(file.name)) {
       await applyFunctionFile(tx, file);
       changed.push(file.name);
