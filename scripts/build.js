@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Builds what the package runs: JavaScript and type declarations from src/ (tsc), the files the
-// code reads at run time (migrations, page assets), and the migrated embedded-database image an
-// in-memory start loads instead of replaying every migration.
+// code reads at run time (migrations, SQL functions, page assets), and the migrated
+// embedded-database image an in-memory start loads instead of replaying every migration.
 import { execFileSync } from 'node:child_process';
-import { cpSync, rmSync } from 'node:fs';
+import { cpSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,8 +17,13 @@ const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], {
   stdio: 'inherit',
 });
+// The database's functions: each owner keeps its own in a sql/ folder (src/db/sql-functions.ts).
+const sqlFolders = readdirSync(path.join(root, 'src'), { recursive: true }).filter(
+  (entry) => path.basename(entry) === 'sql',
+);
 for (const file of [
   'db/migrations',
+  ...sqlFolders,
   'modules/checkout/assets',
   'dashboard/assets',
   'testing/index.cjs',
