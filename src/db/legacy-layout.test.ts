@@ -5,7 +5,7 @@ import { schemaSnapshot } from '../../test/schema-snapshot.ts';
 import { createTestDb, onPostgres, type TestDb } from '../../test/test-db.ts';
 import type { Queryable } from './db.ts';
 import { listTables } from './empty-tables.ts';
-import { migrate } from './migrate.ts';
+import { loadSqlSource, migrate } from './migrate.ts';
 
 const driver = onPostgres ? 'PostgreSQL' : 'PGlite';
 
@@ -154,6 +154,34 @@ describe(`a database the migrations from before the baseline left elsewhere (${d
     await assert.rejects(
       migrate(legacy.db),
       /0019_ussd\.sql applied from another version of the file/,
+    );
+  });
+});
+
+describe(`a database from before the baseline, a function of which has no file now (${driver})`, () => {
+  let legacy: TestDb;
+  before(async () => {
+    legacy = await createTestDb({ empty: true });
+    await buildLegacyDatabase(legacy.db);
+  });
+  after(() => legacy.close());
+
+  it('loses that function when it is recorded as at the baseline', async () => {
+    const source = await loadSqlSource();
+    const withoutOne = {
+      ...source,
+      functions: source.functions.filter((file) => file.name !== 'transfer_item_failure'),
+    };
+    const applied = await migrate(legacy.db, withoutOne);
+    assert.ok(applied.functions.includes('transfer_item_failure'), 'reported as dropped');
+    const left = await legacy.db.query(
+      "SELECT 1 FROM pg_proc WHERE proname = 'transfer_item_failure'",
+    );
+    assert.deepEqual(left, []);
+    const recorded = await legacy.db.query<{ name: string }>('SELECT name FROM schema_functions');
+    assert.deepEqual(
+      recorded.map((row) => row.name).sort(),
+      withoutOne.functions.map((file) => file.name).sort(),
     );
   });
 });

@@ -48,6 +48,43 @@ const LEGACY_MIGRATIONS: Readonly<Record<string, string>> = {
 };
 
 /**
+ * The functions those migrations made. Recorded as made by them when the database is adopted, so
+ * the migrator replaces each from its file, and drops any whose file is gone.
+ */
+const LEGACY_FUNCTIONS = [
+  'apply_transfer_batch',
+  'apply_vas_batch',
+  'audit_events_append_only',
+  'beneficiary_save',
+  'daily_outbound_add',
+  'daily_outbound_give_back',
+  'idempotency_claim',
+  'idempotency_repoint',
+  'ledger_hold',
+  'ledger_hold_json',
+  'ledger_hold_unlocked',
+  'ledger_lock_accounts',
+  'ledger_lock_batch',
+  'ledger_post',
+  'ledger_post_json',
+  'ledger_post_unlocked',
+  'ledger_void_hold',
+  'transfer_item_failure',
+  'transfer_limit_day',
+  'transfer_place_one',
+  'transfer_receive_one',
+  'transfer_refuse',
+  'transfer_replay_of',
+  'transfer_settle_one',
+  'ussd_reference_collect',
+  'vas_place_one',
+  'vas_refuse',
+  'vas_settle_one',
+  'virtual_account_collect',
+  'webhook_enqueue',
+];
+
+/**
  * Recognises the legacy migrations' record in schema_migrations (read into `applied`) and
  * replaces it with the baseline's row; answers whether it did. Only a record of all of them,
  * each from the file as merged, is replaced: the baseline's schema is the last one's. Any other
@@ -64,7 +101,28 @@ export async function adoptLegacyLayout(
   ) {
     return false;
   }
-  const problems = [
+  const problems = recordProblems(applied);
+  if (problems.length > 0) {
+    throw new Error(
+      `This database was made by the migrations OpenIBS had before its baseline, but it is not at the last of them (0031_sandbox_inbox_and_lagos_day.sql): ${problems.join('; ')}. Bring it to that migration with the OpenIBS that made it (any version before the baseline applies the rest when it starts), then start this one.`,
+    );
+  }
+  await tx.query('DELETE FROM schema_migrations');
+  await tx.query('INSERT INTO schema_migrations (name, checksum) VALUES ($1, $2)', [
+    baseline.name,
+    baseline.checksum,
+  ]);
+  await tx.query(
+    `INSERT INTO schema_functions (name, checksum)
+       SELECT name, 'made by a migration before the baseline' FROM unnest($1::text[]) AS name`,
+    [LEGACY_FUNCTIONS],
+  );
+  return true;
+}
+
+/** How a legacy record differs from all the legacy migrations, each from its merged file. */
+function recordProblems(applied: ReadonlyMap<string, string>): string[] {
+  return [
     ...Object.keys(LEGACY_MIGRATIONS)
       .filter((name) => !applied.has(name))
       .map((name) => `${name} not applied`),
@@ -77,15 +135,4 @@ export async function adoptLegacyLayout(
       .filter((name) => !(name in LEGACY_MIGRATIONS))
       .map((name) => `${name} unknown`),
   ];
-  if (problems.length > 0) {
-    throw new Error(
-      `This database was made by the migrations OpenIBS had before its baseline, but it is not at the last of them (0031_sandbox_inbox_and_lagos_day.sql): ${problems.join('; ')}. Bring it to that migration with the OpenIBS that made it (any version before the baseline applies the rest when it starts), then start this one.`,
-    );
-  }
-  await tx.query('DELETE FROM schema_migrations');
-  await tx.query('INSERT INTO schema_migrations (name, checksum) VALUES ($1, $2)', [
-    baseline.name,
-    baseline.checksum,
-  ]);
-  return true;
 }
