@@ -5,7 +5,7 @@ import type { Db } from '../src/db/db.ts';
 const LEGACY_DIR = new URL('./fixtures/legacy-migrations/', import.meta.url);
 
 /** The migrations from before the baseline, in order, as their migrator read them. */
-export function legacyMigrations(): { name: string; sql: string; checksum: string }[] {
+function legacyMigrations(): { name: string; sql: string; checksum: string }[] {
   return readdirSync(LEGACY_DIR)
     .filter((name) => name.endsWith('.sql'))
     .sort()
