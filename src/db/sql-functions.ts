@@ -25,7 +25,9 @@ const FUNCTION_FILE = /^(?:.+\/)?sql\/([a-z][a-z0-9_]*)\.sql$/;
 /** Every function file under the code's root, by name. */
 export async function loadFunctionFiles(): Promise<FunctionFile[]> {
   const entries = await readdir(CODE_ROOT, { recursive: true });
-  const paths = entries.map((entry) => entry.split('\\').join('/')).filter(isFunctionFile);
+  const paths = entries
+    .map((entry) => entry.split('\\').join('/'))
+    .filter((path) => FUNCTION_FILE.test(path));
   const files = await Promise.all(
     paths.map(async (path) => {
       const sql = await readFile(new URL(path, CODE_ROOT), 'utf8');
@@ -34,10 +36,6 @@ export async function loadFunctionFiles(): Promise<FunctionFile[]> {
     }),
   );
   return files.sort(byFileName);
-}
-
-function isFunctionFile(path: string): boolean {
-  return FUNCTION_FILE.test(path) && !path.startsWith('db/migrations/');
 }
 
 function byFileName(a: FunctionFile, b: FunctionFile): number {
