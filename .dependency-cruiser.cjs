@@ -1,7 +1,8 @@
 /**
  * The house rules on imports (docs/architecture.md), checked by `npm run lint`:
  * no cycles; a module is reached only through its public `index.ts`; the layers under the
- * modules never import a module or the composition root.
+ * modules never import a module or the composition root. scripts/check-sql.ts applies the
+ * path rules to the calls between the database functions (`<folder>/sql/<name>.sql`) too.
  */
 const NOT_TESTS = ['\\.test\\.ts$', '\\.contract\\.ts$'];
 
@@ -17,12 +18,12 @@ module.exports = {
     {
       name: 'module-public-file-only',
       comment:
-        "A module imports another module only through that module's index.ts (its public file).",
+        "A module imports another module only through that module's index.ts (its public file); its database functions (sql/, scripts/check-sql.ts) are public too.",
       severity: 'error',
       from: { path: '^src/modules/([^/]+)/', pathNot: NOT_TESTS },
       to: {
         path: '^src/modules/[^/]+/',
-        pathNot: ['^src/modules/$1/', '^src/modules/[^/]+/index\\.ts$'],
+        pathNot: ['^src/modules/$1/', '^src/modules/[^/]+/index\\.ts$', '^src/modules/[^/]+/sql/'],
       },
     },
     {
@@ -31,7 +32,10 @@ module.exports = {
         'The app, the composition root, the admin API and the CLI use a module only through its index.ts.',
       severity: 'error',
       from: { path: '^src/', pathNot: ['^src/modules/', ...NOT_TESTS] },
-      to: { path: '^src/modules/[^/]+/', pathNot: '^src/modules/[^/]+/index\\.ts$' },
+      to: {
+        path: '^src/modules/[^/]+/',
+        pathNot: ['^src/modules/[^/]+/index\\.ts$', '^src/modules/[^/]+/sql/'],
+      },
     },
     {
       name: 'sandbox-fixtures-public-file-only',

@@ -78,7 +78,7 @@ const VIRTUAL_ACCOUNT_VALID_FOR_SECONDS = 3600;
 const VIRTUAL_ACCOUNT_CALLBACK_URL = 'https://bench.example.com/va';
 /** The goal: payments into virtual accounts at least half as fast as (b). */
 const VIRTUAL_ACCOUNT_GOAL = 0.5;
-/** (g): MTN airtime (seeded by migration 0018; ₦50 to ₦50,000, 3 % commission back). */
+/** (g): MTN airtime (seeded by the baseline migration; ₦50 to ₦50,000, 3 % commission back). */
 const MTN_AIRTIME_CATEGORY_ID = '61e988830e69308aa37a7a99';
 const VAS_AMOUNT_NAIRA = 100;
 /**

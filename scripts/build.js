@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Builds what the package runs: type declarations from src/ (tsc), the code bundled into a few
-// files (esbuild), the files the code reads at run time (migrations, page assets), and the
-// migrated embedded-database image an in-memory start loads instead of replaying every migration.
+// files (esbuild), the files the code reads at run time (migrations, SQL functions, page assets),
+// and the migrated embedded-database image an in-memory start loads instead of replaying every
+// migration.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -17,8 +18,13 @@ const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], {
   stdio: 'inherit',
 });
+// The database's functions: each owner keeps its own in a sql/ folder (src/db/sql-functions.ts).
+const sqlFolders = readdirSync(path.join(root, 'src'), { recursive: true }).filter(
+  (entry) => path.basename(entry) === 'sql',
+);
 for (const file of [
   'db/migrations',
+  ...sqlFolders,
   'modules/checkout/assets',
   'dashboard/assets',
   'testing/index.cjs',

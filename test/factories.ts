@@ -364,7 +364,7 @@ export function payVirtualAccount(
   });
 }
 
-/** Published VAS catalogue ids (seeded by migration 0018). */
+/** Published VAS catalogue ids (seeded by the baseline migration). */
 export const VAS = {
   airtime: '61e985180e69308aa37a7a94',
   data: '61e9854bbce8e444a497663e',

@@ -27,7 +27,7 @@ export const RIVAL = {
   mainAccountNumber: fixtureNuban(21),
 } as const;
 
-/** A category of the seeded catalogue (migration 0018): MTN airtime. */
+/** A category of the seeded catalogue (the baseline migration): MTN airtime. */
 export const MTN_AIRTIME = '61e988830e69308aa37a7a99';
 
 /**

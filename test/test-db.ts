@@ -19,10 +19,16 @@ export interface TestDb {
 
 /**
  * A fresh, migrated database for one test file: its own PostgreSQL database (dropped after),
- * or an in-memory PGlite instance.
+ * or an in-memory PGlite instance. `empty`: not migrated (the migrator's own tests).
  */
-export async function createTestDb(options: { poolSize?: number } = {}): Promise<TestDb> {
+export async function createTestDb(
+  options: { poolSize?: number; empty?: boolean } = {},
+): Promise<TestDb> {
   if (!onPostgres || TEST_DATABASE_URL === undefined) {
+    if (options.empty === true) {
+      const db = await createPgliteDb({ dataDir: undefined });
+      return { db, url: undefined, close: () => db.close() };
+    }
     // A copy of the migrated image: no initdb and no migrations per test file.
     const db = await createPgliteDb({ dataDir: undefined, image: (await migratedImage()).tarball });
     await migrate(db);
@@ -32,7 +38,9 @@ export async function createTestDb(options: { poolSize?: number } = {}): Promise
   await runAdminStatement(TEST_DATABASE_URL, `CREATE DATABASE ${name}`);
   const url = withDatabase(TEST_DATABASE_URL, name);
   const db = createPgDb({ connectionString: url, poolSize: options.poolSize ?? 10 });
-  await migrate(db);
+  if (options.empty !== true) {
+    await migrate(db);
+  }
   return {
     db,
     url,

@@ -31,13 +31,17 @@ export const COMMANDS: Record<string, CliCommand> = {
   start: START_COMMAND,
   migrate: {
     usage:
-      'migrate   apply pending migrations to DATABASE_URL (or DATA_DIR PGlite, server stopped)',
+      'migrate   apply migrations and SQL functions to DATABASE_URL (or DATA_DIR PGlite, server stopped)',
     async run() {
       const config = loadConfig();
       const db = await createDb(config);
       try {
-        const applied = await migrate(db);
-        return applied.length === 0 ? 'nothing to apply' : `applied ${applied.join(', ')}`;
+        const { migrations, functions } = await migrate(db);
+        const applied = [
+          ...(migrations.length === 0 ? [] : [`migrations ${migrations.join(', ')}`]),
+          ...(functions.length === 0 ? [] : [`functions ${functions.join(', ')}`]),
+        ];
+        return applied.length === 0 ? 'nothing to apply' : `applied ${applied.join('; ')}`;
       } finally {
         await db.close();
       }

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
 import { codeFile } from '../shared/code-files.ts';
-import { loadMigrations, migrate } from './migrate.ts';
+import { loadSqlSource, migrate } from './migrate.ts';
 import { wrapPglite } from './pglite-db.ts';
 
 /**
@@ -28,14 +28,14 @@ const deflate = promisify(gzip);
 const SHIPPED_IMAGE = codeFile('db/pglite-image.tar.gz');
 const SHIPPED_FINGERPRINT = codeFile('db/pglite-image.json');
 
-/** Names and checksums of every migration, in order: what an image was made from. */
+/** Names and checksums of every migration and function file: what an image was made from. */
 export async function migrationsFingerprint(): Promise<string> {
-  const migrations = await loadMigrations();
+  const { migrations, functions } = await loadSqlSource();
   const hash = createHash('sha256');
   // Bumped when the way an image is made changes, so images made the old way are not reused.
   hash.update('image-format:2\n');
-  for (const migration of migrations) {
-    hash.update(`${migration.name}:${migration.checksum}\n`);
+  for (const file of [...migrations, ...functions]) {
+    hash.update(`${file.name}:${file.checksum}\n`);
   }
   return hash.digest('hex');
 }

@@ -12,7 +12,7 @@ export function requestFingerprint(request: unknown): string {
 
 /**
  * An `Idempotency-Key` claim as the SQL of a module's single-call write takes it: the module's
- * function calls idempotency_claim (src/db/migrations/0014_transfer_placement.sql) with these
+ * function calls idempotency_claim (src/idempotency/sql/idempotency_claim.sql) with these
  * inside the call that makes the resource, so the key and the effect commit together or not at
  * all (docs/api.md, "Idempotency"). A key is unique per client and scope.
  */

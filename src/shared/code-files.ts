@@ -27,5 +27,6 @@ const CODE_ROOT = findCodeRoot();
 
 /** A file or folder (with a trailing slash) the code reads at run time, relative to its root. */
 export function codeFile(relative: string): URL {
-  return pathToFileURL(path.join(CODE_ROOT, relative) + (relative.endsWith('/') ? '/' : ''));
+  const url = pathToFileURL(path.join(CODE_ROOT, relative));
+  return relative.endsWith('/') && !url.href.endsWith('/') ? new URL(`${url.href}/`) : url;
 }

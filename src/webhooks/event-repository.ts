@@ -283,8 +283,9 @@ export interface OutboxStats {
 }
 
 /**
- * One statement, every part read from a partial index: the pending events (0006, and the
- * created_at one of 0025), the failed ones (0025). The counts walk only those indexes.
+ * One statement, every part read from a partial index: the pending events
+ * (webhook_events_due_idx, webhook_events_pending_age), the failed ones
+ * (webhook_events_failed_age). The counts walk only those indexes.
  */
 export async function outboxStats(db: Queryable, now: Date): Promise<OutboxStats> {
   const rows = await db.query<{

@@ -7,7 +7,7 @@ import { accountNumberInUse, nextAccountSerial } from './account-repository.ts';
  * A new NUBAN of ours from the one serial every number comes from (accounts and virtual
  * accounts alike), so no two ever share a number. The serial goes through a keyed permutation
  * first: consecutive accounts get unrelated numbers, so nobody can walk the bank's customers by
- * counting up from their own number (the key is the database's own, migration 0021). A number
+ * counting up from their own number (the key is the database's own, made by its first migration). A number
  * an account already has is passed over: sandbox fixtures give accounts numbers of their own
  * choosing, which the serial may reach later (after a reset it starts again from the first).
  */

@@ -103,7 +103,7 @@ export async function nextAccountSerial(db: Queryable): Promise<{ serial: bigint
   );
   const row = rows[0];
   if (row === undefined || row.key === null) {
-    throw new Error('the account number key is missing (migration 0021)');
+    throw new Error('the account number key is missing (the baseline migration makes it)');
   }
   return { serial: BigInt(row.serial), key: Buffer.from(row.key) };
 }

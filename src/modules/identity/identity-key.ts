@@ -4,8 +4,7 @@ import type { Verification } from './verification.ts';
 /**
  * The verified identity behind a check, as a key that names it without its number:
  * "<type>:<SHA-256 of the number>", the same for every check of that identity, so the accounts
- * opened on any of them can share the limits that follow a KYC level (migration 0023 computes
- * the same key in SQL for the sub-accounts opened before it: keep the two in step).
+ * opened on any of them can share the limits that follow a KYC level.
  *
  * A BVN checked by USSD code is the same BVN. A company is its registry and number, whatever
  * prefix or leading zeros the client typed. Identities that cannot be linked stay apart: a

@@ -11,7 +11,7 @@ import type { Transfer } from './transfer.ts';
  * module pays it like an account, into its settlement account, and the owner accepts or refuses
  * each payment inside the payment's own database call: the batch item carries the owner's
  * `claim`, which apply_transfer_batch hands to the owner's SQL function by its `kind`
- * (migration 0019). The virtual accounts and USSD modules implement this port; services.ts
+ * (sql/apply_transfer_batch.sql). The virtual accounts and USSD modules implement this port; services.ts
  * plugs them in.
  */
 export interface CollectionAccount {

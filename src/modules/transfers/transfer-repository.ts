@@ -15,7 +15,7 @@ export interface TransferRecord extends Transfer {
   /**
    * The daily limit key an Outwards transfer counted under (its account's, as it was placed):
    * a failure gives the amount back under the same key. Null on Inwards rows and on rows placed
-   * before migration 0023 (which counted under their account id).
+   * before daily limits counted per identity (those counted under their account id).
    */
   readonly dailyLimitKey: string | null;
 }
@@ -135,7 +135,7 @@ export type AppliedResult =
   | ItemFailure;
 
 /**
- * A batch in one call (apply_transfer_batch, migrations 0014 and 0015): placements ('place'),
+ * A batch in one call (apply_transfer_batch, sql/): placements ('place'),
  * NIP settlements ('settle') or inbound credits ('receive'); one result per item, in order.
  * Outside a transaction the call is its own: it commits as it answers.
  */
@@ -391,9 +391,9 @@ export async function listTransfers(db: Queryable, filter: TransferFilter) {
 
 /**
  * Adds an outbound transfer to its daily limit key's total for the day it was made in Lagos
- * (transfer_limit_day, migration 0031), and answers the day's new total. The key's row is shared
+ * (transfer_limit_day), and answers the day's new total. The key's row is shared
  * by every account of one verified identity, so it is written only under the key's batch lock
- * (ledger_lock_batch, migration 0023): taken here in the same statement, it costs nothing when
+ * (ledger_lock_batch): taken here in the same statement, it costs nothing when
  * the batch that credited the account took it already in its global order (sweepLockIds), as it
  * does unless the account's sweep settings changed in between.
  */
@@ -434,7 +434,8 @@ export async function claimDueStatusQueries(
 
 /**
  * NIP transfers still Processing, each waiting for a status query to settle it (for /metrics):
- * counted from the partial index the status-query worker claims through (0007).
+ * counted from the partial index the status-query worker claims through
+ * (transfers_status_query_idx).
  */
 export async function countProcessingTransfers(db: Queryable): Promise<number> {
   const rows = await db.query<{ n: number }>(

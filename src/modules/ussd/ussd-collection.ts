@@ -20,7 +20,7 @@ export interface UssdCollectionContext {
 
 /**
  * A reference as the transfers module pays it (a collection): the payment lands on the
- * settlement account less the fee, and ussd_reference_collect (migration 0019) accepts it, once,
+ * settlement account less the fee, and ussd_reference_collect (sql/) accepts it, once,
  * in the payment's own database call, or refuses it.
  */
 export function referenceAsCollection(

@@ -181,7 +181,8 @@ export async function scheduleNextQuery(
 
 /**
  * Unpaid references that will be asked about again (for /metrics): their payment notice may have
- * been lost. Counted from the partial index the status-query worker claims through (0019).
+ * been lost. Counted from the partial index the status-query worker claims through
+ * (ussd_references_due_queries).
  */
 export async function countReferencesAwaitingStatusQuery(db: Queryable): Promise<number> {
   const rows = await db.query<{ n: number }>(

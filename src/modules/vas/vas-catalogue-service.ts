@@ -13,7 +13,7 @@ export interface VasCatalogueServiceDeps {
 }
 
 /**
- * The VAS catalogue (services, categories, products: data seeded by migration 0018 and changed
+ * The VAS catalogue (services, categories, products: data seeded by the baseline migration and changed
  * by operators) and the look-up of a meter or smart card before a purchase.
  */
 export function createVasCatalogueService(deps: VasCatalogueServiceDeps) {

@@ -109,7 +109,7 @@ export type VasBatchResult =
   | ItemRefusal
   | ItemFailure;
 
-/** A batch of placements or settlements in one call (apply_vas_batch, migrations 0017, 0029). */
+/** A batch of placements or settlements in one call (apply_vas_batch, sql/). */
 export async function applyVasBatch(
   db: Queryable,
   kind: 'place' | 'settle',
@@ -195,7 +195,7 @@ export async function claimDuePurchases(db: Queryable, claim: DueClaim): Promise
 
 /**
  * Purchases the biller has not settled yet, each waiting for a status query (for /metrics):
- * counted from the partial index the status-query worker claims through (0017).
+ * counted from the partial index the status-query worker claims through (vas_purchases_due).
  */
 export async function countPendingPurchases(db: Queryable): Promise<number> {
   const rows = await db.query<{ n: number }>(

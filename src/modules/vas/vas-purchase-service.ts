@@ -254,7 +254,7 @@ export type VasPurchaseService = ReturnType<typeof createVasPurchaseService>;
 const GL_FOR_PURCHASES = [GL_ACCOUNTS.vasBillerSettlement, GL_ACCOUNTS.vasCommissionReceivable];
 
 /**
- * What vas_place_one takes for a new purchase (migrations 0017, 0029): the row, the hold on its
+ * What vas_place_one takes for a new purchase (sql/vas_place_one.sql): the row, the hold on its
  * price, the daily limit its price counts against, and the Idempotency-Key claim.
  */
 function placementItem(

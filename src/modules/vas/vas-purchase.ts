@@ -30,7 +30,7 @@ export interface Purchase {
   readonly holdId: string;
   /**
    * The daily limit key its price counted under (its debit account's, as it was placed), for the
-   * give-back if it fails; null for a purchase placed before purchases counted (migration 0029).
+   * give-back if it fails; null for a purchase placed before purchases counted.
    */
   readonly dailyLimitKey: string | null;
   readonly requestHash: string;

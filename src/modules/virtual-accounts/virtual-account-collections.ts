@@ -17,8 +17,8 @@ export interface VirtualAccountCollectionsDeps {
 
 /**
  * Virtual accounts as the transfers module pays them (its Collections port): a payment lands on
- * the settlement account less the collection charges, and virtual_account_collect (migration
- * 0016) accepts or refuses it in the payment's own database call.
+ * the settlement account less the collection charges, and virtual_account_collect (sql/)
+ * accepts or refuses it in the payment's own database call.
  */
 export function createVirtualAccountCollections(deps: VirtualAccountCollectionsDeps): Collections {
   async function findByNumbersAsCollections(db: Queryable, accountNumbers: readonly string[]) {
@@ -47,7 +47,7 @@ export function createVirtualAccountCollections(deps: VirtualAccountCollectionsD
         settlementAccount,
         payable: statusAt(account, now) === 'Active' && settlementAccount.status === 'Active',
         charges: (amountKobo) => collectionCharges(deps, amountKobo),
-        // virtual_account_collect (migration 0016) reads these fields.
+        // virtual_account_collect (sql/) reads these fields.
         claim: (payment) => ({
           kind: 'virtualAccount',
           virtualAccountId: account.id,

@@ -45,7 +45,7 @@ const NIP_REFUSALS: Readonly<Record<string, { code: string; message: string }>> 
   USSD_AMOUNT_MISMATCH: { code: '13', message: 'Invalid Amount' },
 };
 
-/** A credit ready for the call (apply_transfer_batch 'receive', migration 0015). */
+/** A credit ready for the call (apply_transfer_batch 'receive', sql/transfer_receive_one.sql). */
 interface PreparedCredit {
   readonly account: Account;
   readonly sql: Readonly<Record<string, unknown>>;

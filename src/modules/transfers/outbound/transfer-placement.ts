@@ -45,7 +45,7 @@ export interface PlacementDeps {
 /**
  * A transfer request made ready for the placement call: everything built that can be built
  * before the locks (ids, rows, journal or hold, webhook payloads), and what the call must check
- * under them. `sql` is the item apply_transfer_batch('place', …) takes (0014_transfer_placement.sql).
+ * under them. `sql` is the item apply_transfer_batch('place', …) takes (sql/transfer_place_one.sql).
  */
 export interface PreparedPlacement {
   readonly sql: Readonly<Record<string, unknown>>;

@@ -19,8 +19,9 @@ export interface SettlementDeps {
 }
 
 /**
- * A rail answer made ready for the settlement call (apply_transfer_batch 'settle', migration
- * 0015): `sql` is what the call applies, `settled` the transfer as it then stands.
+ * A rail answer made ready for the settlement call (apply_transfer_batch 'settle',
+ * sql/transfer_settle_one.sql): `sql` is what the call applies, `settled` the transfer as it
+ * then stands.
  */
 export interface PreparedSettlement {
   readonly sql: Readonly<Record<string, unknown>>;

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import {
   individualSubAccountBody,
@@ -11,18 +10,13 @@ import {
   verifyIdentity,
 } from '../../../../test/factories.ts';
 import { buildTestApp, type TestApp } from '../../../../test/harness.ts';
-import { simulatedDirectorBvns } from '../../identity/providers/identity-bureau-simulator.ts';
 
 // Sandbox identities (docs/sandbox-identity.md) and NIP outcomes (docs/sandbox-nip.md).
 const OTHER_BVN = '22212345682';
 const NIN = '12345678901';
-const RC = 'RC1234567';
-const VNIN = 'YV111111111111FY';
 const OUR_BANK = '999240';
 /** ₦x.05 fails at the NIP simulator: the hold is voided and the amount given back. */
 const FAILING_NIP_KOBO = 0.05;
-/** ₦x.01 is answered ambiguously (Processing), then found failed by a status query. */
-const AMBIGUOUS_THEN_FAILED_KOBO = 0.01;
 
 // A KYC level 2 account moves ₦100 per transfer and ₦250 a day; a client's own account (level
 // 3) ₦400 a day, the general limit.
@@ -243,97 +237,4 @@ describe('daily limits count per verified identity, across its sub-accounts', ()
       assert.equal(await dailyTotal(account._id), 40_000n);
     }
   });
-
-  it('migration 0023 converts a database that counted per account, Processing transfers included', async () => {
-    // Sub-accounts of every identity type, and a person whose accounts have counted apart.
-    await subAccount('vNIN', VNIN);
-    await corporateSubAccount();
-    const person = '22212345637';
-    const [first, second] = [await subAccount('BVN', person), await subAccount('BVN', person)];
-    assert.ok(first && second);
-    await assertCompleted(first, 100);
-    await assertCompleted(second, 50);
-    // ₦20.01 is Processing (an ambiguous answer) until a status query finds it failed.
-    const pending = await sendTransfer(testApp.app, headers, {
-      debitAccountNumber: first.accountNumber,
-      amount: 20 + AMBIGUOUS_THEN_FAILED_KOBO,
-    });
-    assert.equal(pending.json().data.status, 'Processing', pending.body);
-    const key = await keyOf(first);
-    assert.ok(key !== null);
-    assert.equal(await dailyTotal(key), 17_001n);
-    const state = {
-      keys: 'SELECT id, daily_limit_key FROM accounts ORDER BY id',
-      totals: 'SELECT limit_key, day, total_kobo FROM daily_outbound_totals ORDER BY 1, 2',
-      transfers: 'SELECT id, daily_limit_key FROM transfers WHERE status = $1 ORDER BY id',
-    };
-    const read = async () => ({
-      keys: await testApp.db.query(state.keys),
-      totals: await testApp.db.query(state.totals),
-      processing: await testApp.db.query(state.transfers, ['Processing']),
-    });
-    const expected = await read();
-    assert.ok(expected.keys.length >= 15, 'the accounts of every test above');
-
-    await rewindTo0022(testApp.db);
-    await testApp.db.exec(readMigration());
-    assert.deepEqual(await read(), expected);
-
-    // The failure found afterwards gives back to the person's total, which the migration made.
-    testApp.clock.advanceSeconds(120);
-    const queried = await testApp.app.inject({
-      method: 'POST',
-      url: '/transfers/status',
-      headers,
-      payload: { sessionId: pending.json().data.sessionId },
-    });
-    assert.equal(queried.json().data?.status, 'Failed', queried.body);
-    assert.equal(await dailyTotal(key), 15_000n);
-  });
-
-  async function corporateSubAccount() {
-    const cacId = await verified('CAC', RC);
-    const [directorBvn] = simulatedDirectorBvns(RC);
-    assert.ok(directorBvn);
-    const directorId = await verified('BVN', directorBvn);
-    const company = await testApp.app.inject({
-      method: 'POST',
-      url: '/accounts/subaccount',
-      headers,
-      payload: {
-        phoneNumber: '+2348112345678',
-        emailAddress: 'finance@company.example',
-        externalReference: 'CORP-LIMIT-1',
-        identityType: 'CAC',
-        identityNumber: RC,
-        identityId: cacId,
-        directorIdentityIds: [directorId],
-      },
-    });
-    assert.equal(company.statusCode, 200, company.body);
-  }
 });
-
-function readMigration(): string {
-  return readFileSync(
-    new URL('../../../db/migrations/0023_daily_limit_per_person.sql', import.meta.url),
-    'utf8',
-  );
-}
-
-/**
- * The schema and daily totals as they were before migration 0023: no keys, and a total per
- * account and day of its Outwards transfers that have not failed (as 0013 counted them).
- */
-async function rewindTo0022(db: TestApp['db']): Promise<void> {
-  await db.exec(`
-    ALTER TABLE accounts DROP COLUMN daily_limit_key;
-    ALTER TABLE transfers DROP COLUMN daily_limit_key;
-    DELETE FROM daily_outbound_totals;
-    ALTER TABLE daily_outbound_totals RENAME COLUMN limit_key TO account_id;
-    INSERT INTO daily_outbound_totals (account_id, day, total_kobo)
-      SELECT account_id, (created_at AT TIME ZONE 'UTC')::date, sum(amount_kobo)
-        FROM transfers
-       WHERE type = 'Outwards' AND status <> 'Failed'
-       GROUP BY 1, 2;`);
-}

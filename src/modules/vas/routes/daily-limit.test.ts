@@ -223,7 +223,7 @@ describe('VAS purchases count towards the daily limit, with transfers', () => {
     await assertOverTheLimit(toMain(buyer, 0.01), 'past the limit');
   });
 
-  it('a purchase placed before purchases counted (migration 0029) gives nothing back', async () => {
+  it('a purchase placed before purchases counted gives nothing back', async () => {
     const buyer = await subAccount('22212345626');
     const pending = await airtime(buyer, 500, PHONE.pendingThenFailed);
     assert.equal(pending.statusCode, 200, pending.body);

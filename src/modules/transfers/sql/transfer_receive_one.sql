@@ -1,0 +1,14 @@
+-- One credit from another bank. A session already received answers 'duplicate' and moves
+-- nothing.
+CREATE OR REPLACE FUNCTION transfer_receive_one(p_item jsonb) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO transfers SELECT * FROM jsonb_populate_record(NULL::transfers, p_item->'transfer')
+    ON CONFLICT DO NOTHING;
+  IF NOT FOUND THEN
+    RETURN jsonb_build_object('kind', 'duplicate');
+  END IF;
+  PERFORM ledger_post_json(p_item->'journal');
+  PERFORM webhook_enqueue(p_item->'events', (p_item->>'at')::timestamptz);
+  RETURN jsonb_build_object('kind', 'received');
+END $$;

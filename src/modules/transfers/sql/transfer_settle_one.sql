@@ -1,0 +1,46 @@
+-- One rail answer applied to a NIP transfer that is still Processing; anything else (a
+-- concurrent worker settled it) is left as it is and answered 'unchanged'. A failure voids the
+-- hold and gives the amount back to the Lagos day and key it counted under.
+CREATE OR REPLACE FUNCTION transfer_settle_one(p_item jsonb) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_transfer transfers%ROWTYPE;
+  v_status text := p_item->>'status';
+  v_at timestamptz := (p_item->>'at')::timestamptz;
+  v_beneficiary jsonb := p_item->'beneficiary';
+BEGIN
+  SELECT * INTO v_transfer FROM transfers WHERE id = p_item->>'transferId' FOR UPDATE;
+  IF NOT FOUND OR v_transfer.status <> 'Processing' THEN
+    RETURN jsonb_build_object('kind', 'unchanged');
+  END IF;
+  IF p_item ? 'journal' THEN
+    PERFORM ledger_post_json(p_item->'journal');
+  END IF;
+  -- A failure voids the hold, and the transfer no longer counts towards its day's limit: the
+  -- amount comes off the total it was added to, under the key it was counted under (the batch
+  -- holds that key's lock, as placement does; a transfer without a key counted under its
+  -- account).
+  IF v_status = 'Failed' THEN
+    PERFORM ledger_void_hold(v_transfer.hold_id, v_at);
+    UPDATE daily_outbound_totals SET total_kobo = total_kobo - v_transfer.amount_kobo
+     WHERE limit_key = coalesce(v_transfer.daily_limit_key, v_transfer.account_id)
+       AND day = transfer_limit_day(v_transfer.created_at);
+  END IF;
+  IF v_beneficiary IS NOT NULL THEN
+    PERFORM beneficiary_save(v_beneficiary->>'id', v_transfer.client_id,
+      v_beneficiary->>'bankCode', v_beneficiary->>'bankName', v_beneficiary->>'accountNumber',
+      v_beneficiary->>'accountName', v_at);
+  END IF;
+  UPDATE transfers SET status = v_status, response_code = p_item->>'responseCode',
+      response_message = p_item->>'responseMessage', updated_at = v_at,
+      approved_at = CASE WHEN v_status = 'Completed' THEN v_at ELSE approved_at END,
+      declined_at = CASE WHEN v_status = 'Failed' THEN v_at ELSE declined_at END,
+      next_status_query_at = (p_item->>'nextStatusQueryAt')::timestamptz
+    WHERE id = v_transfer.id;
+  -- The event goes to the account's callbackUrl as it stands now.
+  IF p_item ? 'event' THEN
+    PERFORM webhook_enqueue(jsonb_build_array(p_item->'event' || jsonb_build_object(
+      'callbackUrl', (SELECT callback_url FROM accounts WHERE id = v_transfer.account_id))), v_at);
+  END IF;
+  RETURN jsonb_build_object('kind', 'settled');
+END $$;
