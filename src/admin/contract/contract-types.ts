@@ -48,5 +48,8 @@ export type AdminRequest<K extends AdminRouteKey> = ([Part<K, 'params'>] extends
     : { readonly query?: { readonly [Name in keyof Part<K, 'query'>]?: string | number } }) &
   ([Part<K, 'body'>] extends [never] ? unknown : { readonly body: AsTyped<Part<K, 'body'>> });
 
+/** The schema of a route's success answer. */
+export type AdminAnswerSchema<K extends AdminRouteKey> = Contract[K]['answer'];
+
 /** A route's success answer, whole: `statusCode`, `message`, `data` (and `pagination`). */
-export type AdminAnswerBody<K extends AdminRouteKey> = Static<Contract[K]['answer']>;
+export type AdminAnswerBody<K extends AdminRouteKey> = Static<AdminAnswerSchema<K>>;

@@ -3,9 +3,10 @@
  * answers, by method and path, and the types a caller's requests and answers take from them. The
  * admin routes and the dashboard both import it; the dashboard imports nothing else of admin/.
  */
-export { type AdminRouteContract, adminContract } from './admin-contract.ts';
+export { adminContract } from './admin-contract.ts';
 export type {
   AdminAnswerBody,
+  AdminAnswerSchema,
   AdminMethod,
   AdminPath,
   AdminRequest,

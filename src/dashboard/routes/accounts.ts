@@ -1,4 +1,4 @@
-import type { AdminCall } from '../admin-call.ts';
+import type { AdminApi } from '../admin-call.ts';
 import {
   actionButton,
   badge,
@@ -22,19 +22,6 @@ import {
   PAGE_SIZE,
 } from '../route-kit.ts';
 
-export interface AccountRecord {
-  _id: string;
-  accountNumber: string;
-  accountName: string;
-  accountType: string;
-  accountBalance: number;
-  bookBalance: number;
-  lockedBalance: number;
-  status: string;
-  isSubAccount: boolean;
-  kycLevel: string | number | null;
-}
-
 type Params = { id: string; accountNumber: string; action: string };
 
 /**
@@ -51,10 +38,10 @@ export const accountRoutes: DashboardPage = async (app, { tools }) => {
       const query = listQuery(request.query, ['page']);
       const [client, accounts] = await Promise.all([
         loadClient(admin, id),
-        admin<AccountRecord[]>(
-          'GET',
-          `/admin/clients/${encodeURIComponent(id)}/accounts?${new URLSearchParams({ page: query.page ?? '0', limit: PAGE_SIZE })}`,
-        ),
+        admin.get('/admin/clients/:id/accounts', {
+          params: { id },
+          query: { page: query.page ?? '0', limit: PAGE_SIZE },
+        }),
       ]);
       if (!client.ok) {
         return failed(client, 'Accounts');
@@ -106,7 +93,7 @@ export const accountRoutes: DashboardPage = async (app, { tools }) => {
           rows,
           empty: accounts.ok ? 'No account.' : accounts.message,
         })}
-${pager(`${base}/accounts`, query, accounts.pagination)}
+${pager(`${base}/accounts`, query, accounts.ok ? accounts.pagination : undefined)}
 ${
   sandbox && rows.length > 0
     ? html`<section aria-labelledby="credit" class="card sandbox">
@@ -142,10 +129,9 @@ ${field({ label: 'Narration', name: 'narration', value: 'Sandbox credit' })}
           text: 'That account is not one of this client.',
         });
       }
-      const answer = await admin(
-        'POST',
-        `/admin/accounts/${encodeURIComponent(accountNumber)}/${action}`,
-      );
+      const answer = await admin.post(`/admin/accounts/:accountNumber/${action}`, {
+        params: { accountNumber },
+      });
       return redirect(
         clientPath(id, '/accounts'),
         noticeOf(
@@ -170,12 +156,14 @@ ${field({ label: 'Narration', name: 'narration', value: 'Sandbox credit' })}
           text: 'The amount must be naira, with at most two decimals.',
         });
       }
-      const answer = await admin('POST', '/admin/sandbox/credits', {
-        accountNumber: form.accountNumber ?? '',
-        amount,
-        ...(form.narration === undefined || form.narration === ''
-          ? {}
-          : { narration: form.narration }),
+      const answer = await admin.post('/admin/sandbox/credits', {
+        body: {
+          accountNumber: form.accountNumber ?? '',
+          amount,
+          ...(form.narration === undefined || form.narration === ''
+            ? {}
+            : { narration: form.narration }),
+        },
       });
       return redirect(
         clientPath(id, '/accounts'),
@@ -186,10 +174,10 @@ ${field({ label: 'Narration', name: 'narration', value: 'Sandbox credit' })}
 };
 
 /** Whether the account number is one of the client's (one admin call, filtered by number). */
-async function ownsAccount(admin: AdminCall, clientId: string, accountNumber: string) {
-  const found = await admin<AccountRecord[]>(
-    'GET',
-    `/admin/clients/${encodeURIComponent(clientId)}/accounts?${new URLSearchParams({ accountNumber })}`,
-  );
+async function ownsAccount(admin: AdminApi, clientId: string, accountNumber: string) {
+  const found = await admin.get('/admin/clients/:id/accounts', {
+    params: { id: clientId },
+    query: { accountNumber },
+  });
   return found.ok && found.data.length === 1;
 }

@@ -1,3 +1,4 @@
+import type { AdminApi } from '../admin-call.ts';
 import { field, naira, pager, select, table, when } from '../components.ts';
 import { html } from '../html.ts';
 import {
@@ -9,17 +10,6 @@ import {
   PAGE_SIZE,
 } from '../route-kit.ts';
 
-interface StatementLine {
-  entryNumber: number;
-  type: string;
-  amount: number;
-  balanceAfter: number;
-  narration: string;
-  reference: string | null;
-  transferId: string | null;
-  createdAt: string;
-}
-
 type Params = { id: string; accountId: string };
 
 const FILTERS = ['fromDate', 'toDate', 'type'] as const;
@@ -29,8 +19,15 @@ const CSV_MAX_LINES = 50_000;
 
 /** An account's statement with running balance: filters, pages, and a CSV of the same filter. */
 export const statementRoutes: DashboardPage = async (app, { tools }) => {
-  const statementUrl = (id: string, accountId: string, query: Record<string, string>) =>
-    `/admin/clients/${encodeURIComponent(id)}/accounts/${encodeURIComponent(accountId)}/statement?${new URLSearchParams(query)}`;
+  const statement = (
+    admin: AdminApi,
+    params: Params,
+    query: Readonly<Record<string, string | number>>,
+  ) =>
+    admin.get('/admin/clients/:id/accounts/:accountId/statement', {
+      params: { id: params.id, accountId: params.accountId },
+      query,
+    });
 
   app.get<{ Params: Params }>(
     clientRoute('/accounts/:accountId/statement'),
@@ -42,10 +39,7 @@ export const statementRoutes: DashboardPage = async (app, { tools }) => {
       const filter = listQuery(request.query, FILTERS);
       const [client, lines] = await Promise.all([
         loadClient(admin, id),
-        admin<StatementLine[]>(
-          'GET',
-          statementUrl(id, accountId, { ...filter, page: query.page ?? '0', limit: PAGE_SIZE }),
-        ),
+        statement(admin, request.params, { ...filter, page: query.page ?? '0', limit: PAGE_SIZE }),
       ]);
       if (!client.ok) {
         return failed(client, 'Statement');
@@ -107,7 +101,7 @@ ${pager(path, query, lines.pagination)}`,
     { schema: { hide: true } },
     async (request, reply) => {
       const { admin, failed } = tools(request, reply);
-      const { id, accountId } = request.params;
+      const { accountId } = request.params;
       const filter = listQuery(request.query, FILTERS);
       const rows = [
         [
@@ -122,10 +116,7 @@ ${pager(path, query, lines.pagination)}`,
         ],
       ];
       for (let page = 0; rows.length - 1 < CSV_MAX_LINES; page += 1) {
-        const lines = await admin<StatementLine[]>(
-          'GET',
-          statementUrl(id, accountId, { ...filter, page: String(page), limit: String(CSV_PAGE) }),
-        );
+        const lines = await statement(admin, request.params, { ...filter, page, limit: CSV_PAGE });
         if (!lines.ok) {
           return failed(lines, 'Statement export');
         }

@@ -15,7 +15,8 @@ export const virtualAccountRoutes: DashboardPage = async (app, { tools }) => {
   registerResourceList(app, tools, {
     suffix: '/virtual-accounts',
     title: 'Virtual accounts',
-    adminSuffix: '/virtual-accounts',
+    load: (admin, id, query) =>
+      admin.get('/admin/clients/:id/virtual-accounts', { params: { id }, query }),
     fields: [
       'accountNumber',
       'accountName',
@@ -71,10 +72,12 @@ ${select({
           text: 'The amount must be naira, with at most two decimals.',
         });
       }
-      const answer = await admin('POST', '/admin/sandbox/virtual-account-payments', {
-        accountNumber: form.accountNumber ?? '',
-        amount,
-        ...(form.scenario === undefined ? {} : { scenario: form.scenario }),
+      const answer = await admin.post('/admin/sandbox/virtual-account-payments', {
+        body: {
+          accountNumber: form.accountNumber ?? '',
+          amount,
+          ...(form.scenario === undefined ? {} : { scenario: form.scenario }),
+        },
       });
       return redirect(back, noticeOf(answer, `${answer.message}`));
     },
