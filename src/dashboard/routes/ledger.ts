@@ -1,4 +1,4 @@
-import { badge, recordDetails, recordsTable } from '../components.ts';
+import { badge, details, naira, recordsTable } from '../components.ts';
 import { html } from '../html.ts';
 import type { DashboardPage } from '../route-kit.ts';
 import { DASHBOARD_PATH } from '../session.ts';
@@ -19,7 +19,13 @@ export const ledgerRoutes: DashboardPage = async (app, { tools }) => {
 ${recordsTable('Invariant audit', [violations], '')}</section>
 <section aria-labelledby="totals" class="card"><h2 id="totals">Totals</h2>
 <p>Every journal sums to zero, so the customers' and the bank's balances together are ₦0.00.</p>
-${recordDetails(totals)}</section>
+${details([
+  ['Customer balances', naira(totals.customerBalances)],
+  ['GL balances', naira(totals.glBalances)],
+  ['All balances', naira(totals.allBalances)],
+  ['Held for transfers in flight', naira(totals.lockedBalances)],
+  ['Ledger accounts', String(totals.ledgerAccounts)],
+])}</section>
 <section aria-labelledby="gl"><h2 id="gl">GL accounts</h2>
 ${recordsTable('GL accounts', glAccounts, 'No GL account.')}</section>`,
     );
