@@ -22,7 +22,12 @@ export interface AppRoutesOptions {
  * An operator lists a client's apps and keys, revokes an app, and rotates keys (add the new
  * key, then revoke the old). Revoking a key or an app stops every token it holds.
  */
-export const appRoutes: FastifyPluginAsyncTypebox<AppRoutesOptions> = async (
+export const appRoutes: FastifyPluginAsyncTypebox<AppRoutesOptions> = async (app, options) => {
+  await app.register(appListAndRevokeRoutes, options);
+  await app.register(appKeyRoutes, options);
+};
+
+const appListAndRevokeRoutes: FastifyPluginAsyncTypebox<AppRoutesOptions> = async (
   app,
   { clientService },
 ) => {
@@ -57,7 +62,12 @@ export const appRoutes: FastifyPluginAsyncTypebox<AppRoutesOptions> = async (
       return ok('App revoked successfully.', { _id: revoked.id });
     },
   );
+};
 
+const appKeyRoutes: FastifyPluginAsyncTypebox<AppRoutesOptions> = async (
+  app,
+  { clientService },
+) => {
   app.post(
     '/admin/clients/:id/apps/:appId/keys',
     {

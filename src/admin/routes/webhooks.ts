@@ -22,6 +22,15 @@ export interface AdminWebhookRoutesOptions {
 
 export const adminWebhookRoutes: FastifyPluginAsyncTypebox<AdminWebhookRoutesOptions> = async (
   app,
+  options,
+) => {
+  await app.register(webhookSettingsRoutes, options);
+  await app.register(webhookDeliveryRoutes, options);
+};
+
+/** The client's webhook URL, and its signing secret when it is set. */
+const webhookSettingsRoutes: FastifyPluginAsyncTypebox<AdminWebhookRoutesOptions> = async (
+  app,
   { clientService, webhookService },
 ) => {
   app.put(
@@ -61,7 +70,13 @@ export const adminWebhookRoutes: FastifyPluginAsyncTypebox<AdminWebhookRoutesOpt
       return ok('Webhook settings fetched successfully.', { url: endpoint.url });
     },
   );
+};
 
+/** The client's deliveries with their attempts, and replaying them. */
+const webhookDeliveryRoutes: FastifyPluginAsyncTypebox<AdminWebhookRoutesOptions> = async (
+  app,
+  { clientService, webhookService },
+) => {
   app.get(
     '/admin/clients/:id/webhooks/deliveries',
     {

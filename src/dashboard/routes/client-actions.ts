@@ -14,10 +14,17 @@ const isAccessAction = (action: string): action is keyof typeof ACCESS_ACTIONS =
   Object.hasOwn(ACCESS_ACTIONS, action);
 
 /**
- * What an operator does to a client's apps, keys, access, webhook and checkout settings; each is one admin
- * API call, then back to the client page with the answer.
+ * What an operator does to a client's apps, keys, access, webhook and checkout settings; each is
+ * one admin API call, then back to the client page with the answer.
  */
 export const clientActionRoutes: DashboardPage = async (app, { tools }) => {
+  await app.register(appActions, { tools });
+  await app.register(accessActions, { tools });
+  await app.register(settingsActions, { tools });
+};
+
+/** Register an app, revoke it, add a key to it, revoke a key. */
+const appActions: DashboardPage = async (app, { tools }) => {
   app.post<{ Params: Params }>(
     clientRoute('/apps'),
     { schema: { hide: true } },
@@ -77,7 +84,10 @@ export const clientActionRoutes: DashboardPage = async (app, { tools }) => {
       return redirect(clientPath(id), noticeOf(answer, "Key revoked: the app's tokens stopped."));
     },
   );
+};
 
+/** Disable or enable the client, or revoke every token it holds. */
+const accessActions: DashboardPage = async (app, { tools }) => {
   app.post<{ Params: Params }>(
     clientRoute('/access/:action'),
     { schema: { hide: true } },
@@ -91,7 +101,10 @@ export const clientActionRoutes: DashboardPage = async (app, { tools }) => {
       return redirect(clientPath(id), noticeOf(answer, ACCESS_ACTIONS[action]));
     },
   );
+};
 
+/** The client's checkout origins and its webhook URL. */
+const settingsActions: DashboardPage = async (app, { tools }) => {
   app.post<{ Params: Params }>(
     clientRoute('/checkout-settings'),
     { schema: { hide: true } },
