@@ -61,12 +61,29 @@ module.exports = {
     {
       name: 'dashboard-over-the-admin-api',
       comment:
-        'The dashboard reads and acts only through the admin API (in-process calls by URL): it never imports a module, the admin routes, the database or the ledger.',
+        "The dashboard reads and acts only through the admin API (in-process calls by URL, typed by the admin contract): of admin/ it imports the contract's public file alone, and never a module, an admin route, the database, the ledger or webhooks.",
       severity: 'error',
       from: { path: '^src/dashboard/', pathNot: NOT_TESTS },
       to: {
         path: '^src/(modules|admin|db|ledger|webhooks|idempotency|rails)/|^src/(app|services)\\.ts$',
+        pathNot: '^src/admin/contract/index\\.ts$',
       },
+    },
+    {
+      name: 'admin-contract-public-file-only',
+      comment:
+        'The admin contract is reached only through src/admin/contract/index.ts (its public file).',
+      severity: 'error',
+      from: { pathNot: ['^src/admin/contract/', ...NOT_TESTS] },
+      to: { path: '^src/admin/contract/', pathNot: '^src/admin/contract/index\\.ts$' },
+    },
+    {
+      name: 'admin-under-the-dashboard',
+      comment:
+        'The dashboard is built on the admin API, never the other way round: admin/ does not import the dashboard.',
+      severity: 'error',
+      from: { path: '^src/admin/', pathNot: NOT_TESTS },
+      to: { path: '^src/dashboard/' },
     },
     {
       name: 'no-test-support-in-src',

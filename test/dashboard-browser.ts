@@ -87,3 +87,26 @@ export class DashboardBrowser {
     return response;
   }
 }
+
+/**
+ * What the admin API answers to a GET with the admin token: what a dashboard page must show.
+ * Throws unless it answers 200.
+ */
+export async function adminAnswer(app: FastifyInstance, url: string) {
+  const answer = await app.inject({
+    method: 'GET',
+    url,
+    headers: { authorization: `Bearer ${TEST_SECRETS.adminToken}` },
+  });
+  if (answer.statusCode !== 200) {
+    throw new Error(`GET ${url} answered ${answer.statusCode}: ${answer.body}`);
+  }
+  return answer.json();
+}
+
+/** The text of each cell of a page's tables under the column `label` (its `data-label`). */
+export function column(page: string, label: string): string[] {
+  const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const cells = page.matchAll(new RegExp(`data-label="${escaped}">(.*?)</td>`, 'gs'));
+  return [...cells].map((cell) => (cell[1] ?? '').replace(/<[^>]*>/g, '').trim());
+}

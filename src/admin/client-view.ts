@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import { type Account, accountView } from '../modules/accounts/index.ts';
 import type { ClientRecord } from '../modules/clients/index.ts';
-import type { ClientSchema } from './admin-schemas.ts';
+import type { ClientSchema } from './contract/index.ts';
 
 /** A client as the admin API shows it: with its main account in the published account view. */
 export function clientView(

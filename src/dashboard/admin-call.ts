@@ -1,19 +1,69 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Value } from 'typebox/value';
+import {
+  type AdminAnswerBody,
+  type AdminAnswerSchema,
+  type AdminMethod,
+  type AdminPath,
+  type AdminRequest,
+  type AdminRouteKey,
+  type AdminRouteOf,
+  adminContract,
+} from '../admin/contract/index.ts';
 
-/** An admin API answer as the dashboard reads it. */
-export interface AdminAnswer<T = unknown> {
+/** Each route's answer schema, indexed so that a route's type picks its own schema. */
+const answers: {
+  readonly [K in AdminRouteKey]: { readonly answer: AdminAnswerSchema<K> };
+} = adminContract;
+
+/** A success: the route's whole answer as its contract says (checked when it arrives). */
+export type AdminSuccess<K extends AdminRouteKey> = AdminAnswerBody<K> & {
+  readonly ok: true;
   readonly statusCode: number;
-  readonly ok: boolean;
+};
+
+/** A refusal or a failure, as the admin API worded it. */
+export interface AdminFailure {
+  readonly ok: false;
+  readonly statusCode: number;
   readonly message: string;
-  readonly data: T;
-  readonly pagination?: { total: number; pages: number; page: string; limit: string };
 }
 
-export type AdminCall = <T = unknown>(
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-  url: string,
-  payload?: Record<string, unknown>,
-) => Promise<AdminAnswer<T>>;
+export type AdminAnswer<K extends AdminRouteKey> = AdminSuccess<K> | AdminFailure;
+
+/** What every answer tells, whichever the route: whether it worked, and in the API's words. */
+export interface AdminOutcome {
+  readonly ok: boolean;
+  readonly statusCode: number;
+  readonly message: string;
+}
+
+/** The `data` of a route's success answer. */
+export type AdminData<K extends AdminRouteKey> =
+  AdminAnswerBody<K> extends { readonly data: infer Data } ? Data : never;
+
+/** The request argument: left out when the route needs nothing (no parameters, no body). */
+type RequestArgs<K extends AdminRouteKey> =
+  Partial<AdminRequest<K>> extends AdminRequest<K>
+    ? [request?: AdminRequest<K>]
+    : [request: AdminRequest<K>];
+
+type Call<M extends AdminMethod> = <P extends AdminPath<M>>(
+  path: P,
+  ...request: RequestArgs<AdminRouteOf<M, P>>
+) => Promise<AdminAnswer<AdminRouteOf<M, P>>>;
+
+/**
+ * The admin API as the dashboard calls it: a method per HTTP method, the route's path as the
+ * contract names it (`'/admin/clients/:id'`), and its parameters, query and body. The contract
+ * types each: a changed admin answer breaks the dashboard's build.
+ */
+export interface AdminApi {
+  readonly get: Call<'GET'>;
+  readonly post: Call<'POST'>;
+  readonly put: Call<'PUT'>;
+  readonly delete: Call<'DELETE'>;
+}
 
 /**
  * The dashboard reads and acts only through the admin API, in process: the same route, checks,
@@ -25,8 +75,14 @@ export function adminCaller(
   adminToken: string,
   request: FastifyRequest,
   operator: string,
-): AdminCall {
-  return async (method, url, payload) => {
+): AdminApi {
+  const call = async <M extends AdminMethod, P extends AdminPath<M>>(
+    method: M,
+    path: P,
+    parts: unknown,
+  ): Promise<AdminAnswer<AdminRouteOf<M, P>>> => {
+    const route = routeOf(method, path);
+    const { url, payload } = requestOf(path, parts);
     const response = await app.inject({
       method,
       url,
@@ -37,23 +93,78 @@ export function adminCaller(
         'x-request-id': request.id,
         ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
       },
-      ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }),
+      ...(payload === undefined ? {} : { payload }),
     });
     const body = safeJson(response.body);
-    return {
-      statusCode: response.statusCode,
-      ok: response.statusCode < 400,
-      message: typeof body.message === 'string' ? body.message : `HTTP ${response.statusCode}`,
-      data: body.data as never,
-      ...(body.pagination === undefined ? {} : { pagination: body.pagination as never }),
-    };
+    const message = typeof body.message === 'string' ? body.message : `HTTP ${response.statusCode}`;
+    if (response.statusCode >= 400) {
+      return { ok: false, statusCode: response.statusCode, message };
+    }
+    if (route === undefined || !Value.Check(answers[route].answer, body)) {
+      // The admin route and the contract disagree: a bug, shown as a failure, never half a page.
+      request.log.error({ route: `${method} ${path}` }, 'admin answer outside its contract');
+      return {
+        ok: false,
+        statusCode: 502,
+        message: `${method} ${path} answered outside its contract`,
+      };
+    }
+    return { ...body, ok: true, statusCode: response.statusCode };
+  };
+  return {
+    get: (path, ...[parts]) => call('GET', path, parts),
+    post: (path, ...[parts]) => call('POST', path, parts),
+    put: (path, ...[parts]) => call('PUT', path, parts),
+    delete: (path, ...[parts]) => call('DELETE', path, parts),
   };
 }
 
-function safeJson(text: string): Record<string, unknown> {
+/** The contract's key of a method and a path (checked: the path is a route of the contract). */
+function routeOf<M extends AdminMethod, P extends AdminPath<M>>(
+  method: M,
+  path: P,
+): AdminRouteOf<M, P> | undefined {
+  const key = `${method} ${path}`;
+  return isRouteOf(key, method, path) ? key : undefined;
+}
+
+function isRouteOf<M extends AdminMethod, P extends AdminPath<M>>(
+  key: string,
+  method: M,
+  path: P,
+): key is AdminRouteOf<M, P> {
+  return key === `${method} ${path}` && Object.hasOwn(adminContract, key);
+}
+
+/** The URL (path parameters filled in, the query appended) and the JSON body of a call. */
+function requestOf(path: string, parts: unknown): { url: string; payload?: string } {
+  const { params, query, body } = isRecord(parts) ? parts : {};
+  const filled = path.replace(/:([A-Za-z]+)/g, (_, name: string) =>
+    encodeURIComponent(text(isRecord(params) ? params[name] : undefined)),
+  );
+  const search = new URLSearchParams(
+    Object.entries(isRecord(query) ? query : {})
+      .filter((entry) => entry[1] !== undefined)
+      .map(([name, value]): [string, string] => [name, text(value)]),
+  ).toString();
+  return {
+    url: search === '' ? filled : `${filled}?${search}`,
+    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+  };
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+}
+
+function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function safeJson(text: string): Readonly<Record<string, unknown>> {
   try {
     const parsed: unknown = JSON.parse(text);
-    return parsed !== null && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
+    return isRecord(parsed) ? parsed : {};
   } catch {
     return {};
   }

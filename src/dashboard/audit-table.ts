@@ -1,17 +1,9 @@
+import type { AdminData } from './admin-call.ts';
 import { table, when } from './components.ts';
 import type { Html } from './html.ts';
 
-export interface AuditRow {
-  readonly at: string;
-  readonly actor: string;
-  readonly action: string;
-  readonly target: string | null;
-  readonly outcome: string;
-  readonly sourceIp: string | null;
-}
-
 /** Audit events as the admin API answers them, newest first. */
-export function auditTable(rows: readonly AuditRow[], empty: string): Html {
+export function auditTable(rows: AdminData<'GET /admin/audit-events'>, empty: string): Html {
   return table({
     caption: 'Audit events, newest first',
     columns: [

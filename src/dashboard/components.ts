@@ -1,3 +1,5 @@
+import type { Static } from 'typebox';
+import type { PaginationSchema } from '../http/common-schemas.ts';
 import { type Html, html } from './html.ts';
 
 /** Naira as the admin API answers it (a number), shown with the sign and two decimals. */
@@ -63,12 +65,8 @@ export function table<Row>(options: {
 </table></div>`;
 }
 
-export interface Pagination {
-  readonly total: number;
-  readonly pages: number;
-  readonly page: string;
-  readonly limit: string;
-}
+/** Where a page of a list is, as the admin API's paged answers say. */
+export type Pagination = Static<typeof PaginationSchema>;
 
 /** Previous / next links that keep the page's other query parameters. */
 export function pager(path: string, query: Record<string, string>, pagination?: Pagination): Html {
@@ -196,19 +194,19 @@ export function cellOf(name: string, value: unknown): Html | string {
 }
 
 /** Records of any shape: a column per field (the union, in first-seen order). */
-export function recordsTable(
+export function recordsTable<Row extends Readonly<Record<string, unknown>>>(
   caption: string,
-  rows: readonly Record<string, unknown>[],
+  rows: readonly Row[],
   empty: string,
-  only?: readonly string[],
+  only?: readonly (keyof Row & string)[],
 ): Html {
-  const names = only ?? [...new Set(rows.flatMap((row) => Object.keys(row)))];
+  const names: readonly string[] = only ?? [...new Set(rows.flatMap((row) => Object.keys(row)))];
   return table({
     caption,
     columns: names.map((name) => ({
       label: labelOf(name),
       numeric: AMOUNT_FIELD.test(name),
-      cell: (row: Record<string, unknown>) => cellOf(name, row[name]),
+      cell: (row: Row) => cellOf(name, row[name]),
     })),
     rows,
     empty,
@@ -216,8 +214,11 @@ export function recordsTable(
 }
 
 /** One record's fields as a definition list. */
-export function recordDetails(record: Record<string, unknown>, only?: readonly string[]): Html {
-  const names = only ?? Object.keys(record);
+export function recordDetails<Row extends Readonly<Record<string, unknown>>>(
+  record: Row,
+  only?: readonly (keyof Row & string)[],
+): Html {
+  const names: readonly string[] = only ?? Object.keys(record);
   return details(
     names
       .filter((name) => record[name] !== undefined)

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type AdminAnswer, type AdminCall, adminCaller } from './admin-call.ts';
+import { type AdminApi, type AdminFailure, type AdminOutcome, adminCaller } from './admin-call.ts';
 import { type Html, html } from './html.ts';
 import { type Notice, type PageFrame, page } from './layout.ts';
 import { DASHBOARD_PATH } from './session.ts';
@@ -8,7 +8,7 @@ const NOTICE_COOKIE = 'openibs_dashboard_notice';
 
 /** What every dashboard route is handed: the admin API as the signed-in operator, and the page. */
 export interface DashboardTools {
-  readonly admin: AdminCall;
+  readonly admin: AdminApi;
   readonly operator: string;
   readonly csrf: string;
   readonly sandbox: boolean;
@@ -20,7 +20,7 @@ export interface DashboardTools {
   /** After an action: back to a page, with a notice shown once. */
   redirect(to: string, notice: Notice): FastifyReply;
   /** An admin answer that is not a success, as a page. */
-  failed(answer: AdminAnswer, title: string): FastifyReply;
+  failed(answer: AdminFailure, title: string): FastifyReply;
   /** Whether the browser asked for only the live part of the page. */
   readonly fragment: boolean;
 }
@@ -65,7 +65,7 @@ export function toolsFor(deps: ToolsDeps): ToolsFor {
         return reply.redirect(to, 303);
       },
       failed(answer, title) {
-        reply.status(answer.statusCode >= 400 ? answer.statusCode : 502);
+        reply.status(answer.statusCode);
         return sendHtml(
           page(
             {
@@ -105,7 +105,7 @@ function readNotice(request: FastifyRequest, reply: FastifyReply): Notice | unde
 }
 
 /** The notice for an admin answer to an action. */
-export function noticeOf(answer: AdminAnswer, success: string): Notice {
+export function noticeOf(answer: AdminOutcome, success: string): Notice {
   return answer.ok
     ? { kind: 'success', text: success }
     : { kind: 'error', text: `${answer.message} (HTTP ${answer.statusCode})` };

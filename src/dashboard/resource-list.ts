@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { field, pager, recordsTable, select } from './components.ts';
+import type { AdminApi, AdminFailure } from './admin-call.ts';
+import { field, type Pagination, pager, recordsTable, select } from './components.ts';
 import { type Html, html } from './html.ts';
 import type { ToolsFor } from './page-tools.ts';
 import { clientPath, clientRoute, listQuery, loadClient, PAGE_SIZE } from './route-kit.ts';
@@ -22,18 +23,27 @@ export interface ListContext {
   readonly sandbox: boolean;
 }
 
+/** One page of a list as an admin list route answers it. */
+export type ListAnswer<Row> =
+  | { readonly ok: true; readonly data: readonly Row[]; readonly pagination: Pagination }
+  | AdminFailure;
+
 export interface ResourceListSpec<Row> {
   /** Page path after the client's: `/vas`. */
   readonly suffix: string;
   readonly title: string;
-  /** The admin list route after `/admin/clients/:id`: `/vas-purchases`. */
-  readonly adminSuffix: string;
+  /** One page of the client's records from the admin list route, filtered by `query`. */
+  readonly load: (
+    admin: AdminApi,
+    clientId: string,
+    query: Readonly<Record<string, string>>,
+  ) => Promise<ListAnswer<Row>>;
   /** The query parameters the admin route filters by, shown as a form. */
   readonly filters?: readonly ListFilter[];
   /** The table of one page of rows; by default every field the admin API answers. */
   readonly table?: (rows: readonly Row[], context: ListContext) => Html;
   /** The fields of the default table, in order. */
-  readonly fields?: readonly string[];
+  readonly fields?: readonly (keyof Row & string)[];
   readonly empty: string;
   /** What the page shows above the filters. */
   readonly intro?: (context: ListContext) => Html;
@@ -46,7 +56,7 @@ export interface ResourceListSpec<Row> {
  * checkout sessions, identity checks, webhook deliveries): the admin list route as a table, its
  * filters, pages, and a live region that the browser refreshes (?fragment=1 answers it alone).
  */
-export function registerResourceList<Row extends object = Record<string, unknown>>(
+export function registerResourceList<Row extends Readonly<Record<string, unknown>>>(
   app: FastifyInstance,
   tools: ToolsFor,
   spec: ResourceListSpec<Row>,
@@ -62,10 +72,7 @@ export function registerResourceList<Row extends object = Record<string, unknown
       const filter = listQuery(request.query, filterNames);
       const [client, records] = await Promise.all([
         fragment ? undefined : loadClient(admin, id),
-        admin<Row[]>(
-          'GET',
-          `/admin/clients/${encodeURIComponent(id)}${spec.adminSuffix}?${new URLSearchParams({ ...filter, page: query.page ?? '0', limit: PAGE_SIZE })}`,
-        ),
+        spec.load(admin, id, { ...filter, page: query.page ?? '0', limit: PAGE_SIZE }),
       ]);
       if (client !== undefined && !client.ok) {
         return failed(client, spec.title);
@@ -77,8 +84,8 @@ export function registerResourceList<Row extends object = Record<string, unknown
         !records.ok || rows.length === 0
           ? html`<p class="empty">${records.ok ? spec.empty : records.message}</p>`
           : (spec.table?.(rows, context) ??
-            recordsTable(spec.title, rows as Record<string, unknown>[], spec.empty, spec.fields));
-      const list = html`${table}${pager(path, query, records.pagination)}`;
+            recordsTable(spec.title, rows, spec.empty, spec.fields));
+      const list = html`${table}${pager(path, query, records.ok ? records.pagination : undefined)}`;
       if (client === undefined) {
         return render({ title: spec.title }, list);
       }

@@ -1,18 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { AdminAnswer, AdminCall } from './admin-call.ts';
+import type { AdminAnswer, AdminApi } from './admin-call.ts';
 import type { ToolsFor } from './page-tools.ts';
 import { DASHBOARD_PATH } from './session.ts';
 
 /** Every page file is a plugin handed the tools. */
 export type DashboardPage = FastifyPluginAsync<{ readonly tools: ToolsFor }>;
-
-export interface ClientRecord {
-  readonly _id: string;
-  readonly name: string;
-  readonly emailAddress: string | null;
-  readonly createdAt: string;
-  readonly mainAccount: Record<string, unknown>;
-}
 
 export const clientPath = (clientId: string, suffix = '') =>
   `${DASHBOARD_PATH}/clients/${encodeURIComponent(clientId)}${suffix}`;
@@ -21,8 +13,11 @@ export const clientPath = (clientId: string, suffix = '') =>
 export const clientRoute = (suffix: string) => `${DASHBOARD_PATH}/clients/:id${suffix}`;
 
 /** The client a page is about (its name heads the page). */
-export function loadClient(admin: AdminCall, clientId: string): Promise<AdminAnswer<ClientRecord>> {
-  return admin<ClientRecord>('GET', `/admin/clients/${encodeURIComponent(clientId)}`);
+export function loadClient(
+  admin: AdminApi,
+  clientId: string,
+): Promise<AdminAnswer<'GET /admin/clients/:id'>> {
+  return admin.get('/admin/clients/:id', { params: { id: clientId } });
 }
 
 /** The query string of a list page, kept to the names it knows and to short values. */

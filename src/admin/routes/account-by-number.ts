@@ -1,17 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
-import { ErrorSchema, envelopeSchema } from '../../http/common-schemas.ts';
+import { ErrorSchema } from '../../http/common-schemas.ts';
 import { ok } from '../../http/envelope.ts';
-import { AccountSchema, type AccountService, accountView } from '../../modules/accounts/index.ts';
+import { type AccountService, accountView } from '../../modules/accounts/index.ts';
+import { adminContract } from '../contract/index.ts';
 
 export interface AccountByNumberRouteOptions {
   readonly accountService: Pick<AccountService, 'findByNumber'>;
   readonly institutionCode: string;
 }
 
-const AccountNumberParams = Type.Object({
-  accountNumber: Type.String({ pattern: '^[0-9]{10}$' }),
-});
+const byNumber = adminContract['GET /admin/accounts/:accountNumber'];
 
 /**
  * GET /admin/accounts/:accountNumber: any client's account by its number, as the client's own
@@ -28,8 +26,8 @@ export const accountByNumberRoute: FastifyPluginAsyncTypebox<AccountByNumberRout
       schema: {
         tags: ['Admin'],
         summary: 'An account by its number, whoever holds it',
-        params: AccountNumberParams,
-        response: { 200: envelopeSchema(AccountSchema), 400: ErrorSchema, 401: ErrorSchema },
+        params: byNumber.params,
+        response: { 200: byNumber.answer, 400: ErrorSchema, 401: ErrorSchema },
       },
     },
     async (request) => {

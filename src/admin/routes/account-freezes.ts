@@ -1,17 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
-import { ErrorSchema, envelopeSchema } from '../../http/common-schemas.ts';
+import { ErrorSchema } from '../../http/common-schemas.ts';
 import { ok } from '../../http/envelope.ts';
-import { AccountSchema, type AccountService, accountView } from '../../modules/accounts/index.ts';
+import { type AccountService, accountView } from '../../modules/accounts/index.ts';
+import { adminContract } from '../contract/index.ts';
 
 export interface AccountFreezeRoutesOptions {
   readonly accountService: Pick<AccountService, 'setFrozen'>;
   readonly institutionCode: string;
 }
-
-const AccountNumberParams = Type.Object({
-  accountNumber: Type.String({ pattern: '^[0-9]{10}$' }),
-});
 
 /**
  * POST /admin/accounts/:accountNumber/freeze and /unfreeze: an operator stops every movement on
@@ -25,6 +21,7 @@ export const accountFreezeRoutes: FastifyPluginAsyncTypebox<AccountFreezeRoutesO
     ['freeze', true],
     ['unfreeze', false],
   ] as const) {
+    const route = adminContract[`POST /admin/accounts/:accountNumber/${action}`];
     app.post(
       `/admin/accounts/:accountNumber/${action}`,
       {
@@ -33,9 +30,9 @@ export const accountFreezeRoutes: FastifyPluginAsyncTypebox<AccountFreezeRoutesO
           summary: frozen
             ? 'Freeze an account: no debit and no credit until it is unfrozen'
             : 'Unfreeze a frozen account',
-          params: AccountNumberParams,
+          params: route.params,
           response: {
-            200: envelopeSchema(AccountSchema),
+            200: route.answer,
             400: ErrorSchema,
             401: ErrorSchema,
             402: ErrorSchema,

@@ -1,12 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import type { AppWithKeys } from '../../auth/app-management.ts';
-import { ErrorSchema, envelopeSchema, IdParams } from '../../http/common-schemas.ts';
+import { ErrorSchema } from '../../http/common-schemas.ts';
 import { ok } from '../../http/envelope.ts';
 import type { ClientService } from '../../modules/clients/index.ts';
-import { AddAppKeyBody, AppKeyParams, AppKeySchema, AppWithKeysSchema } from '../admin-schemas.ts';
+import { adminContract } from '../contract/index.ts';
 
 const errors = { 400: ErrorSchema, 401: ErrorSchema, 409: ErrorSchema };
+const listApps = adminContract['GET /admin/clients/:id/apps'];
+const revokeApp = adminContract['POST /admin/clients/:id/apps/:appId/revoke'];
+const addKey = adminContract['POST /admin/clients/:id/apps/:appId/keys'];
+const revokeKey = adminContract['POST /admin/clients/:id/apps/:appId/keys/:keyId/revoke'];
 
 export interface AppRoutesOptions {
   readonly clientService: Pick<
@@ -19,7 +22,12 @@ export interface AppRoutesOptions {
  * An operator lists a client's apps and keys, revokes an app, and rotates keys (add the new
  * key, then revoke the old). Revoking a key or an app stops every token it holds.
  */
-export const appRoutes: FastifyPluginAsyncTypebox<AppRoutesOptions> = async (
+export const appRoutes: FastifyPluginAsyncTypebox<AppRoutesOptions> = async (app, options) => {
+  await app.register(appListAndRevokeRoutes, options);
+  await app.register(appKeyRoutes, options);
+};
+
+const appListAndRevokeRoutes: FastifyPluginAsyncTypebox<AppRoutesOptions> = async (
   app,
   { clientService },
 ) => {
@@ -29,8 +37,8 @@ export const appRoutes: FastifyPluginAsyncTypebox<AppRoutesOptions> = async (
       schema: {
         tags: ['Admin'],
         summary: "A client's OAuth apps with their keys",
-        params: IdParams,
-        response: { 200: envelopeSchema(Type.Array(AppWithKeysSchema)), ...errors },
+        params: listApps.params,
+        response: { 200: listApps.answer, ...errors },
       },
     },
     async (request) => {
@@ -45,8 +53,8 @@ export const appRoutes: FastifyPluginAsyncTypebox<AppRoutesOptions> = async (
       schema: {
         tags: ['Admin'],
         summary: 'Revoke an app: no new token, and its access and refresh tokens stop',
-        params: AppKeyParams,
-        response: { 200: envelopeSchema(Type.Object({ _id: Type.String() })), ...errors },
+        params: revokeApp.params,
+        response: { 200: revokeApp.answer, ...errors },
       },
     },
     async (request) => {
@@ -54,16 +62,21 @@ export const appRoutes: FastifyPluginAsyncTypebox<AppRoutesOptions> = async (
       return ok('App revoked successfully.', { _id: revoked.id });
     },
   );
+};
 
+const appKeyRoutes: FastifyPluginAsyncTypebox<AppRoutesOptions> = async (
+  app,
+  { clientService },
+) => {
   app.post(
     '/admin/clients/:id/apps/:appId/keys',
     {
       schema: {
         tags: ['Admin'],
         summary: 'Add a public key to an app (at most 5 live keys)',
-        params: AppKeyParams,
-        body: AddAppKeyBody,
-        response: { 201: envelopeSchema(AppKeySchema), ...errors },
+        params: addKey.params,
+        body: addKey.body,
+        response: { 201: addKey.answer, ...errors },
       },
     },
     async (request, reply) => {
@@ -88,8 +101,8 @@ export const appRoutes: FastifyPluginAsyncTypebox<AppRoutesOptions> = async (
       schema: {
         tags: ['Admin'],
         summary: "Revoke a key of an app; the app's tokens stop too",
-        params: Type.Object({ ...AppKeyParams.properties, keyId: Type.String({ maxLength: 64 }) }),
-        response: { 200: envelopeSchema(Type.Object({ _id: Type.String() })), ...errors },
+        params: revokeKey.params,
+        response: { 200: revokeKey.answer, ...errors },
       },
     },
     async (request) => {

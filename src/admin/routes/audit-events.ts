@@ -1,33 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import type { AuditLog, StoredAuditEvent } from '../../audit/index.ts';
-import {
-  DateQuery,
-  ErrorSchema,
-  pagedEnvelopeSchema,
-  paginationQuery,
-} from '../../http/common-schemas.ts';
+import { ErrorSchema } from '../../http/common-schemas.ts';
 import { parseDateRange } from '../../http/date-range.ts';
 import { paged } from '../../http/envelope.ts';
-import { AuditEventSchema } from '../admin-schemas.ts';
+import { adminContract } from '../contract/index.ts';
 
 export interface AuditEventRoutesOptions {
   readonly auditLog: Pick<AuditLog, 'list'>;
 }
 
-const AuditEventsQuery = Type.Object({
-  action: Type.Optional(
-    Type.String({
-      maxLength: 120,
-      description: 'An action, or its area: `token` matches `token.*`.',
-    }),
-  ),
-  actor: Type.Optional(Type.String({ maxLength: 120 })),
-  target: Type.Optional(Type.String({ maxLength: 200 })),
-  from: Type.Optional(DateQuery),
-  to: Type.Optional(DateQuery),
-  ...paginationQuery(50),
-});
+const listEvents = adminContract['GET /admin/audit-events'];
 
 /** GET /admin/audit-events: the audit trail, newest first, filtered. Read-only by design. */
 export const auditEventRoutes: FastifyPluginAsyncTypebox<AuditEventRoutesOptions> = async (
@@ -40,9 +22,9 @@ export const auditEventRoutes: FastifyPluginAsyncTypebox<AuditEventRoutesOptions
       schema: {
         tags: ['Admin'],
         summary: 'The audit trail: operator actions and security events',
-        querystring: AuditEventsQuery,
+        querystring: listEvents.query,
         response: {
-          200: pagedEnvelopeSchema(AuditEventSchema),
+          200: listEvents.answer,
           400: ErrorSchema,
           401: ErrorSchema,
         },

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ErrorSchema, envelopeSchema, IdParams } from '../../http/common-schemas.ts';
+import { ErrorSchema } from '../../http/common-schemas.ts';
 import { ok } from '../../http/envelope.ts';
 import type { ClientService } from '../../modules/clients/index.ts';
-import { ClientAccessSchema } from '../admin-schemas.ts';
+import { adminContract } from '../contract/index.ts';
 
 const errors = { 400: ErrorSchema, 401: ErrorSchema };
 
@@ -42,14 +42,15 @@ export const clientAccessRoutes: FastifyPluginAsyncTypebox<ClientAccessRoutesOpt
     ],
   ] as const;
   for (const [action, summary, message] of actions) {
+    const route = adminContract[`POST /admin/clients/:id/${action}`];
     app.post(
       `/admin/clients/:id/${action}`,
       {
         schema: {
           tags: ['Admin'],
           summary,
-          params: IdParams,
-          response: { 200: envelopeSchema(ClientAccessSchema), ...errors },
+          params: route.params,
+          response: { 200: route.answer, ...errors },
         },
       },
       async (request) => {
@@ -64,14 +65,15 @@ export const clientAccessRoutes: FastifyPluginAsyncTypebox<ClientAccessRoutesOpt
     );
   }
 
+  const read = adminContract['GET /admin/clients/:id/access'];
   app.get(
     '/admin/clients/:id/access',
     {
       schema: {
         tags: ['Admin'],
         summary: 'Whether a client is disabled, and when its tokens were last revoked',
-        params: IdParams,
-        response: { 200: envelopeSchema(ClientAccessSchema), ...errors },
+        params: read.params,
+        response: { 200: read.answer, ...errors },
       },
     },
     async (request) => {

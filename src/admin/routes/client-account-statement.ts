@@ -1,17 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ErrorSchema, pagedEnvelopeSchema } from '../../http/common-schemas.ts';
+import { ErrorSchema } from '../../http/common-schemas.ts';
 import { parseDateRange } from '../../http/date-range.ts';
 import { paged } from '../../http/envelope.ts';
-import {
-  type AccountService,
-  StatementQuery,
-  StatementRowSchema,
-  statementRowView,
-} from '../../modules/accounts/index.ts';
+import { type AccountService, statementRowView } from '../../modules/accounts/index.ts';
 import type { ClientService } from '../../modules/clients/index.ts';
-import { ClientAccountParams } from '../admin-read-schemas.ts';
+import { adminContract } from '../contract/index.ts';
 
 const errors = { 400: ErrorSchema, 401: ErrorSchema };
+const statement = adminContract['GET /admin/clients/:id/accounts/:accountId/statement'];
 
 export interface ClientAccountStatementRouteOptions {
   readonly clientService: Pick<ClientService, 'getClient'>;
@@ -31,9 +27,9 @@ export const clientAccountStatementRoute: FastifyPluginAsyncTypebox<
       schema: {
         tags: ['Admin'],
         summary: "A client's account statement, newest entry first, with the running balance",
-        params: ClientAccountParams,
-        querystring: StatementQuery,
-        response: { 200: pagedEnvelopeSchema(StatementRowSchema), ...errors },
+        params: statement.params,
+        querystring: statement.query,
+        response: { 200: statement.answer, ...errors },
       },
     },
     async (request) => {

@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ErrorSchema, IdParams, pagedEnvelopeSchema } from '../../http/common-schemas.ts';
+import { ErrorSchema } from '../../http/common-schemas.ts';
 import { paged } from '../../http/envelope.ts';
-import { AccountSchema, type AccountService, accountView } from '../../modules/accounts/index.ts';
+import { type AccountService, accountView } from '../../modules/accounts/index.ts';
 import type { ClientService } from '../../modules/clients/index.ts';
-import { ClientAccountsQuery } from '../admin-read-schemas.ts';
+import { adminContract } from '../contract/index.ts';
 
 const errors = { 400: ErrorSchema, 401: ErrorSchema };
+const listAccounts = adminContract['GET /admin/clients/:id/accounts'];
 
 export interface ClientAccountsRouteOptions {
   readonly clientService: Pick<ClientService, 'getClient'>;
@@ -27,9 +28,9 @@ export const clientAccountsRoute: FastifyPluginAsyncTypebox<ClientAccountsRouteO
       schema: {
         tags: ['Admin'],
         summary: "A client's accounts with their balances: main accounts, then sub-accounts",
-        params: IdParams,
-        querystring: ClientAccountsQuery,
-        response: { 200: pagedEnvelopeSchema(AccountSchema), ...errors },
+        params: listAccounts.params,
+        querystring: listAccounts.query,
+        response: { 200: listAccounts.answer, ...errors },
       },
     },
     async (request) => {

@@ -1,21 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
-import {
-  ErrorSchema,
-  IdParams,
-  pagedEnvelopeSchema,
-  paginationQuery,
-} from '../../http/common-schemas.ts';
+import { ErrorSchema } from '../../http/common-schemas.ts';
 import { paged } from '../../http/envelope.ts';
-import {
-  type CheckoutService,
-  CheckoutVerifySchema,
-  checkoutVerifyView,
-} from '../../modules/checkout/index.ts';
+import { type CheckoutService, checkoutVerifyView } from '../../modules/checkout/index.ts';
 import type { ClientService } from '../../modules/clients/index.ts';
 import type { Clock } from '../../shared/clock.ts';
+import { adminContract } from '../contract/index.ts';
 
 const errors = { 400: ErrorSchema, 401: ErrorSchema };
+const listSessions = adminContract['GET /admin/clients/:id/checkout-sessions'];
 
 export interface ClientCheckoutSessionsRouteOptions {
   readonly clientService: Pick<ClientService, 'getClient'>;
@@ -38,12 +30,9 @@ export const clientCheckoutSessionsRoute: FastifyPluginAsyncTypebox<
       schema: {
         tags: ['Admin'],
         summary: "A client's checkout sessions, newest first",
-        params: IdParams,
-        querystring: Type.Object({
-          status: Type.Optional(Type.Enum(['Pending', 'Completed', 'Expired'])),
-          ...paginationQuery(25),
-        }),
-        response: { 200: pagedEnvelopeSchema(CheckoutVerifySchema), ...errors },
+        params: listSessions.params,
+        querystring: listSessions.query,
+        response: { 200: listSessions.answer, ...errors },
       },
     },
     async (request) => {

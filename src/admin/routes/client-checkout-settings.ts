@@ -1,15 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ErrorSchema, envelopeSchema, IdParams } from '../../http/common-schemas.ts';
+import { ErrorSchema } from '../../http/common-schemas.ts';
 import { ok } from '../../http/envelope.ts';
-import {
-  type CheckoutService,
-  CheckoutSettingsBody,
-  CheckoutSettingsSchema,
-  checkoutSettingsView,
-} from '../../modules/checkout/index.ts';
+import { type CheckoutService, checkoutSettingsView } from '../../modules/checkout/index.ts';
 import type { ClientService } from '../../modules/clients/index.ts';
+import { adminContract } from '../contract/index.ts';
 
 const errors = { 400: ErrorSchema, 401: ErrorSchema };
+const readSettings = adminContract['GET /admin/clients/:id/checkout-settings'];
+const saveSettings = adminContract['PUT /admin/clients/:id/checkout-settings'];
 
 export interface ClientCheckoutSettingsRoutesOptions {
   readonly clientService: Pick<ClientService, 'getClient'>;
@@ -24,15 +22,14 @@ export interface ClientCheckoutSettingsRoutesOptions {
 export const clientCheckoutSettingsRoutes: FastifyPluginAsyncTypebox<
   ClientCheckoutSettingsRoutesOptions
 > = async (app, { clientService, checkoutService }) => {
-  const response = { 200: envelopeSchema(CheckoutSettingsSchema), ...errors };
   app.get(
     '/admin/clients/:id/checkout-settings',
     {
       schema: {
         tags: ['Admin'],
         summary: "A client's checkout origins and webhook URLs",
-        params: IdParams,
-        response,
+        params: readSettings.params,
+        response: { 200: readSettings.answer, ...errors },
       },
     },
     async (request) => {
@@ -47,9 +44,9 @@ export const clientCheckoutSettingsRoutes: FastifyPluginAsyncTypebox<
       schema: {
         tags: ['Admin'],
         summary: "Register a client's checkout origins and webhook URLs",
-        params: IdParams,
-        body: CheckoutSettingsBody,
-        response,
+        params: saveSettings.params,
+        body: saveSettings.body,
+        response: { 200: saveSettings.answer, ...errors },
       },
     },
     async (request) => {

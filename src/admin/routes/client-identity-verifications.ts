@@ -1,20 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
-import {
-  ErrorSchema,
-  IdParams,
-  pagedEnvelopeSchema,
-  paginationQuery,
-} from '../../http/common-schemas.ts';
+import { ErrorSchema } from '../../http/common-schemas.ts';
 import { paged } from '../../http/envelope.ts';
 import type { ClientService } from '../../modules/clients/index.ts';
-import {
-  type IdentityService,
-  VerificationOperatorSchema,
-  verificationOperatorView,
-} from '../../modules/identity/index.ts';
+import { type IdentityService, verificationOperatorView } from '../../modules/identity/index.ts';
+import { adminContract } from '../contract/index.ts';
 
 const errors = { 400: ErrorSchema, 401: ErrorSchema };
+const listVerifications = adminContract['GET /admin/clients/:id/identity-verifications'];
 
 export interface ClientIdentityVerificationsRouteOptions {
   readonly clientService: Pick<ClientService, 'getClient'>;
@@ -35,9 +27,9 @@ export const clientIdentityVerificationsRoute: FastifyPluginAsyncTypebox<
       schema: {
         tags: ['Admin'],
         summary: "A client's identity verifications, masked, with the accounts opened with them",
-        params: IdParams,
-        querystring: Type.Object({ ...paginationQuery(25) }),
-        response: { 200: pagedEnvelopeSchema(VerificationOperatorSchema), ...errors },
+        params: listVerifications.params,
+        querystring: listVerifications.query,
+        response: { 200: listVerifications.answer, ...errors },
       },
     },
     async (request) => {

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ErrorSchema, envelopeSchema } from '../../http/common-schemas.ts';
+import { ErrorSchema } from '../../http/common-schemas.ts';
 import { ok } from '../../http/envelope.ts';
 import type { ClientService } from '../../modules/clients/index.ts';
 import {
@@ -11,9 +11,10 @@ import {
 import { koboToNaira } from '../../shared/money.ts';
 import type { WebhookEvent } from '../../webhooks/event-repository.ts';
 import type { WebhookService } from '../../webhooks/webhook-service.ts';
-import { ClientTransferParams, TransferStorySchema } from '../admin-read-schemas.ts';
+import { adminContract } from '../contract/index.ts';
 
 const errors = { 400: ErrorSchema, 401: ErrorSchema };
+const readStory = adminContract['GET /admin/clients/:id/transfers/:transferId/story'];
 
 export interface ClientTransferStoryRouteOptions {
   readonly clientService: Pick<ClientService, 'getClient'>;
@@ -35,8 +36,8 @@ export const clientTransferStoryRoute: FastifyPluginAsyncTypebox<
       schema: {
         tags: ['Admin'],
         summary: "A client's transfer with its ledger entries, NIP answers and webhook events",
-        params: ClientTransferParams,
-        response: { 200: envelopeSchema(TransferStorySchema), ...errors },
+        params: readStory.params,
+        response: { 200: readStory.answer, ...errors },
       },
     },
     async (request) => {

@@ -1,16 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ErrorSchema, IdParams, pagedEnvelopeSchema } from '../../http/common-schemas.ts';
+import { ErrorSchema } from '../../http/common-schemas.ts';
 import { parseDateRange } from '../../http/date-range.ts';
 import { paged } from '../../http/envelope.ts';
 import type { ClientService } from '../../modules/clients/index.ts';
-import {
-  TransferSchema,
-  type TransferService,
-  transferView,
-} from '../../modules/transfers/index.ts';
-import { AdminTransfersQuery } from '../admin-read-schemas.ts';
+import { type TransferService, transferView } from '../../modules/transfers/index.ts';
+import { adminContract } from '../contract/index.ts';
 
 const errors = { 400: ErrorSchema, 401: ErrorSchema };
+const listTransfers = adminContract['GET /admin/clients/:id/transfers'];
 
 export interface ClientTransfersRouteOptions {
   readonly clientService: Pick<ClientService, 'getClient'>;
@@ -31,9 +28,9 @@ export const clientTransfersRoute: FastifyPluginAsyncTypebox<ClientTransfersRout
       schema: {
         tags: ['Admin'],
         summary: "A client's transfers, sent and received, newest first",
-        params: IdParams,
-        querystring: AdminTransfersQuery,
-        response: { 200: pagedEnvelopeSchema(TransferSchema), ...errors },
+        params: listTransfers.params,
+        querystring: listTransfers.query,
+        response: { 200: listTransfers.answer, ...errors },
       },
     },
     async (request) => {

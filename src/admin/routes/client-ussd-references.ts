@@ -1,22 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
-import {
-  ErrorSchema,
-  IdParams,
-  pagedEnvelopeSchema,
-  paginationQuery,
-} from '../../http/common-schemas.ts';
+import { ErrorSchema } from '../../http/common-schemas.ts';
 import { paged } from '../../http/envelope.ts';
 import type { ClientService } from '../../modules/clients/index.ts';
-import {
-  ListUssdReferencesQuery,
-  UssdReferenceSchema,
-  type UssdService,
-  ussdReferenceView,
-} from '../../modules/ussd/index.ts';
+import { type UssdService, ussdReferenceView } from '../../modules/ussd/index.ts';
 import type { Clock } from '../../shared/clock.ts';
+import { adminContract } from '../contract/index.ts';
 
 const errors = { 400: ErrorSchema, 401: ErrorSchema };
+const listReferences = adminContract['GET /admin/clients/:id/ussd-references'];
 
 export interface ClientUssdReferencesRouteOptions {
   readonly clientService: Pick<ClientService, 'getClient'>;
@@ -38,12 +29,9 @@ export const clientUssdReferencesRoute: FastifyPluginAsyncTypebox<
       schema: {
         tags: ['Admin'],
         summary: "A client's USSD references with their payments, newest first",
-        params: IdParams,
-        querystring: Type.Object({
-          status: ListUssdReferencesQuery.properties.status,
-          ...paginationQuery(25),
-        }),
-        response: { 200: pagedEnvelopeSchema(UssdReferenceSchema), ...errors },
+        params: listReferences.params,
+        querystring: listReferences.query,
+        response: { 200: listReferences.answer, ...errors },
       },
     },
     async (request) => {

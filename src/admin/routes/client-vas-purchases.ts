@@ -1,21 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
-import {
-  ErrorSchema,
-  IdParams,
-  pagedEnvelopeSchema,
-  paginationQuery,
-} from '../../http/common-schemas.ts';
+import { ErrorSchema } from '../../http/common-schemas.ts';
 import { paged } from '../../http/envelope.ts';
 import type { ClientService } from '../../modules/clients/index.ts';
-import {
-  ListPurchasesQuery,
-  PurchaseTransactionSchema,
-  purchaseTransactionView,
-  type VasPurchaseService,
-} from '../../modules/vas/index.ts';
+import { purchaseTransactionView, type VasPurchaseService } from '../../modules/vas/index.ts';
+import { adminContract } from '../contract/index.ts';
 
 const errors = { 400: ErrorSchema, 401: ErrorSchema };
+const listPurchases = adminContract['GET /admin/clients/:id/vas-purchases'];
 
 export interface ClientVasPurchasesRouteOptions {
   readonly clientService: Pick<ClientService, 'getClient'>;
@@ -35,12 +26,9 @@ export const clientVasPurchasesRoute: FastifyPluginAsyncTypebox<
       schema: {
         tags: ['Admin'],
         summary: "A client's VAS purchases, newest first",
-        params: IdParams,
-        querystring: Type.Object({
-          status: ListPurchasesQuery.properties.status,
-          ...paginationQuery(25),
-        }),
-        response: { 200: pagedEnvelopeSchema(PurchaseTransactionSchema), ...errors },
+        params: listPurchases.params,
+        querystring: listPurchases.query,
+        response: { 200: listPurchases.answer, ...errors },
       },
     },
     async (request) => {

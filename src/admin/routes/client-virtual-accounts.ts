@@ -1,22 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
-import {
-  ErrorSchema,
-  IdParams,
-  pagedEnvelopeSchema,
-  paginationQuery,
-} from '../../http/common-schemas.ts';
+import { ErrorSchema } from '../../http/common-schemas.ts';
 import { paged } from '../../http/envelope.ts';
 import type { ClientService } from '../../modules/clients/index.ts';
 import { findBank } from '../../modules/transfers/index.ts';
 import {
   type VirtualAccountService,
-  VirtualAccountWithPaymentsSchema,
   virtualAccountWithPaymentsView,
 } from '../../modules/virtual-accounts/index.ts';
 import type { Clock } from '../../shared/clock.ts';
+import { adminContract } from '../contract/index.ts';
 
 const errors = { 400: ErrorSchema, 401: ErrorSchema };
+const listVirtualAccounts = adminContract['GET /admin/clients/:id/virtual-accounts'];
 
 export interface ClientVirtualAccountsRouteOptions {
   readonly clientService: Pick<ClientService, 'getClient'>;
@@ -39,9 +34,9 @@ export const clientVirtualAccountsRoute: FastifyPluginAsyncTypebox<
       schema: {
         tags: ['Admin'],
         summary: "A client's virtual accounts with their payments, newest first",
-        params: IdParams,
-        querystring: Type.Object({ ...paginationQuery(25) }),
-        response: { 200: pagedEnvelopeSchema(VirtualAccountWithPaymentsSchema), ...errors },
+        params: listVirtualAccounts.params,
+        querystring: listVirtualAccounts.query,
+        response: { 200: listVirtualAccounts.answer, ...errors },
       },
     },
     async (request) => {

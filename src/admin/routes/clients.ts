@@ -1,12 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { OAuthAppRecord } from '../../auth/app-registration.ts';
-import { ErrorSchema, envelopeSchema, IdParams } from '../../http/common-schemas.ts';
+import { ErrorSchema } from '../../http/common-schemas.ts';
 import { ok } from '../../http/envelope.ts';
 import type { ClientService } from '../../modules/clients/index.ts';
-import { AppSchema, ClientSchema, CreateClientBody, RegisterAppBody } from '../admin-schemas.ts';
 import { clientView } from '../client-view.ts';
+import { adminContract } from '../contract/index.ts';
 
 const errors = { 400: ErrorSchema, 401: ErrorSchema };
+const createClient = adminContract['POST /admin/clients'];
+const readClient = adminContract['GET /admin/clients/:id'];
+const registerApp = adminContract['POST /admin/clients/:id/apps'];
 
 export interface ClientRoutesOptions {
   readonly clientService: ClientService;
@@ -23,8 +26,8 @@ export const clientRoutes: FastifyPluginAsyncTypebox<ClientRoutesOptions> = asyn
       schema: {
         tags: ['Admin'],
         summary: 'Onboard a client (business) with its main account',
-        body: CreateClientBody,
-        response: { 201: envelopeSchema(ClientSchema), ...errors },
+        body: createClient.body,
+        response: { 201: createClient.answer, ...errors },
       },
     },
     async (request, reply) => {
@@ -41,8 +44,8 @@ export const clientRoutes: FastifyPluginAsyncTypebox<ClientRoutesOptions> = asyn
       schema: {
         tags: ['Admin'],
         summary: 'Get a client with its main account',
-        params: IdParams,
-        response: { 200: envelopeSchema(ClientSchema), ...errors },
+        params: readClient.params,
+        response: { 200: readClient.answer, ...errors },
       },
     },
     async (request) => {
@@ -57,9 +60,9 @@ export const clientRoutes: FastifyPluginAsyncTypebox<ClientRoutesOptions> = asyn
       schema: {
         tags: ['Admin'],
         summary: 'Register an OAuth app and its public key for a client',
-        params: IdParams,
-        body: RegisterAppBody,
-        response: { 201: envelopeSchema(AppSchema), ...errors },
+        params: registerApp.params,
+        body: registerApp.body,
+        response: { 201: registerApp.answer, ...errors },
       },
     },
     async (request, reply) => {

@@ -1,12 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
-import type { LoginLinks } from '../../dashboard/index.ts';
-import { ErrorSchema, envelopeSchema } from '../../http/common-schemas.ts';
+import { ErrorSchema } from '../../http/common-schemas.ts';
 import { ok } from '../../http/envelope.ts';
+import { adminContract } from '../contract/index.ts';
 
 export interface DashboardLoginLinkRouteOptions {
-  /** Undefined when the dashboard is off: the route does not exist. */
-  readonly dashboardLoginLinks?: LoginLinks | undefined;
+  /**
+   * The dashboard's one-time sign-in tickets (its login links); undefined when the dashboard is
+   * off: the route does not exist. The admin API never imports the dashboard, which is built on it.
+   */
+  readonly dashboardLoginLinks?: { issue(): { ticket: string; expiresAt: Date } } | undefined;
   readonly publicBaseUrl: string;
 }
 
@@ -28,9 +30,7 @@ export const dashboardLoginLinkRoute: FastifyPluginAsyncTypebox<
         tags: ['Admin'],
         summary: 'A one-time dashboard sign-in link',
         response: {
-          201: envelopeSchema(
-            Type.Object({ url: Type.String(), expiresAt: Type.String({ format: 'date-time' }) }),
-          ),
+          201: adminContract['POST /admin/dashboard/login-links'].answer,
           401: ErrorSchema,
         },
       },

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import type { DashboardSessions } from '../../auth/dashboard-sessions.ts';
-import { ErrorSchema, envelopeSchema } from '../../http/common-schemas.ts';
+import { ErrorSchema } from '../../http/common-schemas.ts';
 import { ok } from '../../http/envelope.ts';
+import { adminContract } from '../contract/index.ts';
 
 export interface DashboardSessionRouteOptions {
   /** Undefined when the dashboard is off: the route does not exist. */
@@ -27,7 +27,7 @@ export const dashboardSessionRoute: FastifyPluginAsyncTypebox<
         tags: ['Admin'],
         summary: 'End every dashboard session',
         response: {
-          200: envelopeSchema(Type.Object({ ended: Type.Integer({ minimum: 0 }) })),
+          200: adminContract['POST /admin/dashboard/sessions/end-all'].answer,
           401: ErrorSchema,
         },
       },

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ErrorSchema, envelopeSchema } from '../../http/common-schemas.ts';
+import { ErrorSchema } from '../../http/common-schemas.ts';
 import { ok } from '../../http/envelope.ts';
 import type { LedgerOverview, LedgerOverviewService } from '../../ledger/ledger-overview.ts';
 import { koboToNaira } from '../../shared/money.ts';
-import { LedgerOverviewSchema } from '../admin-read-schemas.ts';
+import { adminContract } from '../contract/index.ts';
 
 export interface LedgerOverviewRouteOptions {
   readonly ledgerOverview: Pick<LedgerOverviewService, 'overview'>;
@@ -24,7 +24,7 @@ export const ledgerOverviewRoute: FastifyPluginAsyncTypebox<LedgerOverviewRouteO
         tags: ['Admin'],
         summary: 'The GL accounts and their balances, the totals and the invariant audit',
         response: {
-          200: envelopeSchema(LedgerOverviewSchema),
+          200: adminContract['GET /admin/ledger'].answer,
           401: ErrorSchema,
         },
       },

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ErrorSchema, pagedEnvelopeSchema } from '../../http/common-schemas.ts';
+import { ErrorSchema } from '../../http/common-schemas.ts';
 import { paged } from '../../http/envelope.ts';
 import type { ClientService } from '../../modules/clients/index.ts';
-import { AdminPageQuery } from '../admin-read-schemas.ts';
-import { ClientSchema } from '../admin-schemas.ts';
 import { clientView } from '../client-view.ts';
+import { adminContract } from '../contract/index.ts';
 
 const errors = { 400: ErrorSchema, 401: ErrorSchema };
+const listClients = adminContract['GET /admin/clients'];
 
 export interface ListClientsRouteOptions {
   readonly clientService: Pick<ClientService, 'listClients'>;
@@ -24,8 +24,8 @@ export const listClientsRoute: FastifyPluginAsyncTypebox<ListClientsRouteOptions
       schema: {
         tags: ['Admin'],
         summary: 'Every client with its main account, newest first',
-        querystring: AdminPageQuery,
-        response: { 200: pagedEnvelopeSchema(ClientSchema), ...errors },
+        querystring: listClients.query,
+        response: { 200: listClients.answer, ...errors },
       },
     },
     async (request) => {

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '../../errors/app-error.ts';
-import { ErrorSchema, envelopeSchema } from '../../http/common-schemas.ts';
+import { ErrorSchema } from '../../http/common-schemas.ts';
 import { ok } from '../../http/envelope.ts';
 import { type ClockState, MAX_ADVANCE_MS, type SandboxClock } from '../../shared/clock.ts';
 import { DurationError, parseIsoDuration } from '../../shared/iso-duration.ts';
-import { SandboxClockBody, SandboxClockSchema } from '../sandbox-schemas.ts';
+import { adminContract } from '../contract/index.ts';
 
 export interface SandboxClockRouteOptions {
   /** The bank's test clock in the sandbox; undefined in production (systemClock). */
@@ -12,6 +12,8 @@ export interface SandboxClockRouteOptions {
 }
 
 const errors = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema };
+const readClock = adminContract['GET /admin/sandbox/clock'];
+const moveClock = adminContract['POST /admin/sandbox/clock'];
 
 /**
  * GET and POST /admin/sandbox/clock: read the bank's test clock, move it forward (an ISO 8601
@@ -36,7 +38,7 @@ export const sandboxClockRoutes: FastifyPluginAsyncTypebox<SandboxClockRouteOpti
       schema: {
         tags: ['Admin'],
         summary: "Sandbox: the bank's test clock",
-        response: { 200: envelopeSchema(SandboxClockSchema), ...errors },
+        response: { 200: readClock.answer, ...errors },
       },
     },
     async () => ok('Clock fetched successfully.', clockView(clockOrRefuse().state())),
@@ -48,8 +50,8 @@ export const sandboxClockRoutes: FastifyPluginAsyncTypebox<SandboxClockRouteOpti
       schema: {
         tags: ['Admin'],
         summary: "Sandbox: move the bank's test clock forward, freeze or unfreeze it",
-        body: SandboxClockBody,
-        response: { 200: envelopeSchema(SandboxClockSchema), ...errors },
+        body: moveClock.body,
+        response: { 200: moveClock.answer, ...errors },
       },
     },
     async (request) => {

@@ -1,14 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { AppError } from '../../errors/app-error.ts';
 import { parseAmount } from '../../http/amount.ts';
-import { ErrorSchema, envelopeSchema } from '../../http/common-schemas.ts';
+import { ErrorSchema } from '../../http/common-schemas.ts';
 import { ok } from '../../http/envelope.ts';
 import { type InboundCreditService, transferView } from '../../modules/transfers/index.ts';
 import type { NipSimulator } from '../../rails/nip/nip-simulator.ts';
 import { invariant } from '../../shared/invariant.ts';
 import type { Kobo } from '../../shared/money.ts';
-import { SandboxCreditBody } from '../admin-schemas.ts';
+import { adminContract } from '../contract/index.ts';
+
+const credit = adminContract['POST /admin/sandbox/credits'];
 
 const SANDBOX_SENDER = {
   name: 'SANDBOX SENDER',
@@ -37,9 +38,9 @@ export const sandboxCreditRoute: FastifyPluginAsyncTypebox<SandboxCreditRouteOpt
       schema: {
         tags: ['Admin'],
         summary: 'Sandbox: credit an account as an inbound NIP transfer from another bank',
-        body: SandboxCreditBody,
+        body: credit.body,
         response: {
-          201: envelopeSchema(Type.Record(Type.String(), Type.Unknown())),
+          201: credit.answer,
           400: ErrorSchema,
           401: ErrorSchema,
           402: ErrorSchema,

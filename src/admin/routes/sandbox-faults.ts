@@ -1,16 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { AppError, recordNotFound } from '../../errors/app-error.ts';
-import { ErrorSchema, envelopeSchema, IdParams } from '../../http/common-schemas.ts';
+import { ErrorSchema } from '../../http/common-schemas.ts';
 import { ok } from '../../http/envelope.ts';
 import type { ClientService } from '../../modules/clients/index.ts';
 import type { Fault, FaultTable } from '../../sandbox/faults/index.ts';
-import {
-  ClearedSchema,
-  SandboxFaultBody,
-  SandboxFaultSchema,
-  SandboxFaultsQuery,
-} from '../sandbox-schemas.ts';
+import { adminContract } from '../contract/index.ts';
 
 export interface SandboxFaultRoutesOptions {
   readonly clientService: Pick<ClientService, 'getClient'>;
@@ -19,6 +13,10 @@ export interface SandboxFaultRoutesOptions {
 }
 
 const errors = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema };
+const addFault = adminContract['POST /admin/sandbox/faults'];
+const listFaults = adminContract['GET /admin/sandbox/faults'];
+const clearFault = adminContract['DELETE /admin/sandbox/faults/:id'];
+const clearFaults = adminContract['DELETE /admin/sandbox/faults'];
 
 /**
  * /admin/sandbox/faults: make a client's calls to one route fail on purpose, the way networks
@@ -49,8 +47,8 @@ const addAndListRoutes: FastifyPluginAsyncTypebox<SandboxFaultRoutesOptions> = a
       schema: {
         tags: ['Admin'],
         summary: "Sandbox: make a client's next calls to a route fail on purpose",
-        body: SandboxFaultBody,
-        response: { 201: envelopeSchema(SandboxFaultSchema), ...errors },
+        body: addFault.body,
+        response: { 201: addFault.answer, ...errors },
       },
     },
     async (request, reply) => {
@@ -71,8 +69,8 @@ const addAndListRoutes: FastifyPluginAsyncTypebox<SandboxFaultRoutesOptions> = a
       schema: {
         tags: ['Admin'],
         summary: 'Sandbox: the faults waiting, oldest first',
-        querystring: SandboxFaultsQuery,
-        response: { 200: envelopeSchema(Type.Array(SandboxFaultSchema)), ...errors },
+        querystring: listFaults.query,
+        response: { 200: listFaults.answer, ...errors },
       },
     },
     async (request) =>
@@ -93,8 +91,8 @@ const clearRoutes: FastifyPluginAsyncTypebox<SandboxFaultRoutesOptions> = async 
       schema: {
         tags: ['Admin'],
         summary: 'Sandbox: clear one fault',
-        params: IdParams,
-        response: { 200: envelopeSchema(ClearedSchema), ...errors },
+        params: clearFault.params,
+        response: { 200: clearFault.answer, ...errors },
       },
     },
     async (request) => {
@@ -111,8 +109,8 @@ const clearRoutes: FastifyPluginAsyncTypebox<SandboxFaultRoutesOptions> = async 
       schema: {
         tags: ['Admin'],
         summary: "Sandbox: clear a client's faults, or every fault",
-        querystring: SandboxFaultsQuery,
-        response: { 200: envelopeSchema(ClearedSchema), ...errors },
+        querystring: clearFaults.query,
+        response: { 200: clearFaults.answer, ...errors },
       },
     },
     async (request) => {

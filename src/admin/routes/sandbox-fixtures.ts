@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '../../errors/app-error.ts';
-import { ErrorSchema, envelopeSchema } from '../../http/common-schemas.ts';
+import { ErrorSchema } from '../../http/common-schemas.ts';
 import { ok } from '../../http/envelope.ts';
-import { FixturesSchema, type FixturesService } from '../../sandbox/fixtures/index.ts';
-import { FixturesSummarySchema } from '../admin-schemas.ts';
+import type { FixturesService } from '../../sandbox/fixtures/index.ts';
+import { adminContract } from '../contract/index.ts';
 
 export interface SandboxFixturesRouteOptions {
   /** The sandbox's fixtures; undefined in production. */
@@ -12,6 +12,8 @@ export interface SandboxFixturesRouteOptions {
 
 /** A fixtures document with many clients and their keys is larger than an API request. */
 const FIXTURES_BODY_LIMIT = 4 * 1024 * 1024;
+const loadFixtures = adminContract['POST /admin/sandbox/fixtures'];
+const readFixtures = adminContract['GET /admin/sandbox/fixtures'];
 
 /**
  * POST /admin/sandbox/fixtures: checks a fixtures document whole (400 naming every problem by
@@ -32,9 +34,9 @@ export const sandboxFixturesRoutes: FastifyPluginAsyncTypebox<SandboxFixturesRou
       schema: {
         tags: ['Admin'],
         summary: 'Sandbox: load fixtures and reset the bank to them',
-        body: FixturesSchema,
+        body: loadFixtures.body,
         response: {
-          200: envelopeSchema(FixturesSummarySchema),
+          200: loadFixtures.answer,
           400: ErrorSchema,
           401: ErrorSchema,
           403: ErrorSchema,
@@ -56,7 +58,7 @@ export const sandboxFixturesRoutes: FastifyPluginAsyncTypebox<SandboxFixturesRou
       schema: {
         tags: ['Admin'],
         summary: 'Sandbox: the fixtures in force',
-        response: { 200: envelopeSchema(FixturesSchema), 401: ErrorSchema, 403: ErrorSchema },
+        response: { 200: readFixtures.answer, 401: ErrorSchema, 403: ErrorSchema },
       },
     },
     async () => {

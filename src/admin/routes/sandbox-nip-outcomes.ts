@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '../../errors/app-error.ts';
-import { ErrorSchema, envelopeSchema } from '../../http/common-schemas.ts';
+import { ErrorSchema } from '../../http/common-schemas.ts';
 import { ok } from '../../http/envelope.ts';
 import type { NipSimulator } from '../../rails/nip/nip-simulator.ts';
-import { NipNextOutcomeBody, NipOutcomeQueueSchema } from '../admin-read-schemas.ts';
+import { adminContract } from '../contract/index.ts';
+
+const queueOutcome = adminContract['POST /admin/sandbox/nip/next-outcome'];
 
 export interface SandboxNipOutcomeRouteOptions {
   /** The simulated NIP network in sandbox; undefined in production. */
@@ -24,9 +26,9 @@ export const sandboxNipOutcomeRoute: FastifyPluginAsyncTypebox<
       schema: {
         tags: ['Admin'],
         summary: 'Sandbox: queue the outcome of the next outbound NIP transfer',
-        body: NipNextOutcomeBody,
+        body: queueOutcome.body,
         response: {
-          200: envelopeSchema(NipOutcomeQueueSchema),
+          200: queueOutcome.answer,
           400: ErrorSchema,
           401: ErrorSchema,
           403: ErrorSchema,

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '../../errors/app-error.ts';
-import { ErrorSchema, envelopeSchema } from '../../http/common-schemas.ts';
+import { ErrorSchema } from '../../http/common-schemas.ts';
 import { ok } from '../../http/envelope.ts';
 import type { FixturesService } from '../../sandbox/fixtures/index.ts';
-import { SandboxResetSchema } from '../admin-schemas.ts';
+import { adminContract } from '../contract/index.ts';
 
 export interface SandboxResetRouteOptions {
   /** The sandbox's fixtures; undefined in production. */
@@ -26,7 +26,7 @@ export const sandboxResetRoute: FastifyPluginAsyncTypebox<SandboxResetRouteOptio
         tags: ['Admin'],
         summary: 'Sandbox: reset the bank to its fixtures',
         response: {
-          200: envelopeSchema(SandboxResetSchema),
+          200: adminContract['POST /admin/sandbox/reset'].answer,
           401: ErrorSchema,
           403: ErrorSchema,
         },

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { AppError, recordNotFound } from '../../errors/app-error.ts';
 import { parseAmount } from '../../http/amount.ts';
-import { ErrorSchema, envelopeSchema } from '../../http/common-schemas.ts';
+import { ErrorSchema } from '../../http/common-schemas.ts';
 import { ok } from '../../http/envelope.ts';
 import {
   findUssdBank,
@@ -13,7 +12,9 @@ import {
 } from '../../modules/ussd/index.ts';
 import type { Clock } from '../../shared/clock.ts';
 import type { Kobo } from '../../shared/money.ts';
-import { SandboxUssdDialBody } from '../admin-schemas.ts';
+import { adminContract } from '../contract/index.ts';
+
+const dial = adminContract['POST /admin/sandbox/ussd-dials'];
 
 export interface SandboxUssdDialRouteOptions {
   readonly ussdService: Pick<UssdService, 'findByReference' | 'get'>;
@@ -48,9 +49,9 @@ export const sandboxUssdDialRoute: FastifyPluginAsyncTypebox<SandboxUssdDialRout
       schema: {
         tags: ['Admin'],
         summary: 'Sandbox: a customer dials a USSD reference and pays it at their bank',
-        body: SandboxUssdDialBody,
+        body: dial.body,
         response: {
-          200: envelopeSchema(Type.Record(Type.String(), Type.Unknown())),
+          200: dial.answer,
           400: ErrorSchema,
           401: ErrorSchema,
           403: ErrorSchema,

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { AppError } from '../../errors/app-error.ts';
 import { parseAmount } from '../../http/amount.ts';
-import { ErrorSchema, envelopeSchema } from '../../http/common-schemas.ts';
+import { ErrorSchema } from '../../http/common-schemas.ts';
 import { ok } from '../../http/envelope.ts';
 import type { InboundCreditService } from '../../modules/transfers/index.ts';
 import type { VirtualAccountService } from '../../modules/virtual-accounts/index.ts';
@@ -10,8 +9,9 @@ import { virtualAccountTransferView } from '../../modules/virtual-accounts/index
 import type { NipSimulator } from '../../rails/nip/nip-simulator.ts';
 import { invariant } from '../../shared/invariant.ts';
 import type { Kobo } from '../../shared/money.ts';
-import { SandboxVirtualAccountPaymentBody } from '../admin-schemas.ts';
+import { adminContract } from '../contract/index.ts';
 
+const pay = adminContract['POST /admin/sandbox/virtual-account-payments'];
 const SANDBOX_PAYER = { name: 'SANDBOX PAYER', accountNumber: '0123456789', bankCode: '000013' };
 
 export interface SandboxVirtualAccountPaymentRouteOptions {
@@ -37,9 +37,9 @@ export const sandboxVirtualAccountPaymentRoute: FastifyPluginAsyncTypebox<
       schema: {
         tags: ['Admin'],
         summary: 'Sandbox: pay a virtual account from another bank over the simulated NIP network',
-        body: SandboxVirtualAccountPaymentBody,
+        body: pay.body,
         response: {
-          201: envelopeSchema(Type.Record(Type.String(), Type.Unknown())),
+          201: pay.answer,
           400: ErrorSchema,
           401: ErrorSchema,
           402: ErrorSchema,

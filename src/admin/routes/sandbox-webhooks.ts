@@ -1,11 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '../../errors/app-error.ts';
-import { ErrorSchema, pagedEnvelopeSchema } from '../../http/common-schemas.ts';
+import { ErrorSchema } from '../../http/common-schemas.ts';
 import { paged } from '../../http/envelope.ts';
 import type { ClientService } from '../../modules/clients/index.ts';
 import type { WebhookInbox } from '../../webhooks/inbox.ts';
 import type { InboxEntry } from '../../webhooks/inbox-repository.ts';
-import { SandboxWebhookSchema, SandboxWebhooksQuery } from '../sandbox-schemas.ts';
+import { adminContract } from '../contract/index.ts';
+
+const inbox = adminContract['GET /admin/sandbox/webhooks'];
 
 export interface SandboxWebhookRouteOptions {
   readonly clientService: Pick<ClientService, 'getClient'>;
@@ -33,9 +35,9 @@ export const sandboxWebhookRoute: FastifyPluginAsyncTypebox<SandboxWebhookRouteO
       schema: {
         tags: ['Admin'],
         summary: 'Sandbox: the webhook inbox (every delivery attempt, as sent and answered)',
-        querystring: SandboxWebhooksQuery,
+        querystring: inbox.query,
         response: {
-          200: pagedEnvelopeSchema(SandboxWebhookSchema),
+          200: inbox.answer,
           400: ErrorSchema,
           401: ErrorSchema,
           403: ErrorSchema,

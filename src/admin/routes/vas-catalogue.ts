@@ -1,19 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { parseAmount } from '../../http/amount.ts';
-import { ErrorSchema, envelopeSchema, IdParams } from '../../http/common-schemas.ts';
+import { ErrorSchema } from '../../http/common-schemas.ts';
 import { ok } from '../../http/envelope.ts';
-import {
-  CategorySchema,
-  categoryView,
-  ProductSchema,
-  productView,
-  type VasCatalogueService,
-} from '../../modules/vas/index.ts';
+import { categoryView, productView, type VasCatalogueService } from '../../modules/vas/index.ts';
 import type { Kobo } from '../../shared/money.ts';
-import { UpdateVasCategoryBody, UpdateVasProductsBody } from '../admin-schemas.ts';
+import { adminContract } from '../contract/index.ts';
 
 const errors = { 400: ErrorSchema, 401: ErrorSchema };
+const updateCategory = adminContract['PUT /admin/vas/service-categories/:id'];
+const replaceProducts = adminContract['PUT /admin/vas/service-categories/:id/products'];
 
 export interface VasCatalogueRoutesOptions {
   readonly vasCatalogueService: Pick<VasCatalogueService, 'updateCategory' | 'replaceProducts'>;
@@ -31,9 +26,9 @@ export const vasCatalogueRoutes: FastifyPluginAsyncTypebox<VasCatalogueRoutesOpt
       schema: {
         tags: ['Admin'],
         summary: "Change a VAS category's commission, amount bounds or description",
-        params: IdParams,
-        body: UpdateVasCategoryBody,
-        response: { 200: envelopeSchema(CategorySchema), ...errors },
+        params: updateCategory.params,
+        body: updateCategory.body,
+        response: { 200: updateCategory.answer, ...errors },
       },
     },
     async (request) => {
@@ -57,9 +52,9 @@ export const vasCatalogueRoutes: FastifyPluginAsyncTypebox<VasCatalogueRoutesOpt
       schema: {
         tags: ['Admin'],
         summary: "Replace a VAS category's products (in the order given)",
-        params: IdParams,
-        body: UpdateVasProductsBody,
-        response: { 200: envelopeSchema(Type.Array(ProductSchema)), ...errors },
+        params: replaceProducts.params,
+        body: replaceProducts.body,
+        response: { 200: replaceProducts.answer, ...errors },
       },
     },
     async (request) => {

@@ -1,24 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
-import {
-  ErrorSchema,
-  envelopeSchema,
-  IdParams,
-  pagedEnvelopeSchema,
-} from '../../http/common-schemas.ts';
+import { ErrorSchema } from '../../http/common-schemas.ts';
 import { parseDateRange } from '../../http/date-range.ts';
 import { ok, paged } from '../../http/envelope.ts';
 import type { ClientService } from '../../modules/clients/index.ts';
-import {
-  ListDeliveriesQuery,
-  ReplayBody,
-  ReplayResultSchema,
-  WebhookDeliverySchema,
-} from '../../webhooks/webhook-schemas.ts';
 import type { WebhookService } from '../../webhooks/webhook-service.ts';
 import { webhookDeliveryView } from '../../webhooks/webhook-view.ts';
+import { adminContract } from '../contract/index.ts';
 
 const errors = { 400: ErrorSchema, 401: ErrorSchema };
+const setWebhook = adminContract['PUT /admin/clients/:id/webhook'];
+const readWebhook = adminContract['GET /admin/clients/:id/webhook'];
+const listDeliveries = adminContract['GET /admin/clients/:id/webhooks/deliveries'];
+const replayFailed = adminContract['POST /admin/clients/:id/webhooks/replay'];
+const replayOne = adminContract['POST /admin/clients/:id/webhooks/deliveries/:eventId/replay'];
 
 /** Operators set a client's webhook URL and inspect or replay its deliveries. */
 export interface AdminWebhookRoutesOptions {
@@ -28,6 +22,15 @@ export interface AdminWebhookRoutesOptions {
 
 export const adminWebhookRoutes: FastifyPluginAsyncTypebox<AdminWebhookRoutesOptions> = async (
   app,
+  options,
+) => {
+  await app.register(webhookSettingsRoutes, options);
+  await app.register(webhookDeliveryRoutes, options);
+};
+
+/** The client's webhook URL, and its signing secret when it is set. */
+const webhookSettingsRoutes: FastifyPluginAsyncTypebox<AdminWebhookRoutesOptions> = async (
+  app,
   { clientService, webhookService },
 ) => {
   app.put(
@@ -36,22 +39,9 @@ export const adminWebhookRoutes: FastifyPluginAsyncTypebox<AdminWebhookRoutesOpt
       schema: {
         tags: ['Admin'],
         summary: "Set a client's webhook URL; answers the URL and the signing secret",
-        params: IdParams,
-        body: Type.Object({
-          url: Type.Union([Type.String({ minLength: 1, maxLength: 2048 }), Type.Null()]),
-          rotateSecret: Type.Optional(
-            Type.Boolean({
-              description:
-                'Make a new signing secret; the previous one keeps signing for the grace period.',
-            }),
-          ),
-        }),
-        response: {
-          200: envelopeSchema(
-            Type.Object({ url: Type.Union([Type.String(), Type.Null()]), secret: Type.String() }),
-          ),
-          ...errors,
-        },
+        params: setWebhook.params,
+        body: setWebhook.body,
+        response: { 200: setWebhook.answer, ...errors },
       },
     },
     async (request) => {
@@ -70,11 +60,8 @@ export const adminWebhookRoutes: FastifyPluginAsyncTypebox<AdminWebhookRoutesOpt
       schema: {
         tags: ['Admin'],
         summary: "A client's webhook URL (never the secret: it is shown only when it is set)",
-        params: IdParams,
-        response: {
-          200: envelopeSchema(Type.Object({ url: Type.Union([Type.String(), Type.Null()]) })),
-          ...errors,
-        },
+        params: readWebhook.params,
+        response: { 200: readWebhook.answer, ...errors },
       },
     },
     async (request) => {
@@ -83,16 +70,22 @@ export const adminWebhookRoutes: FastifyPluginAsyncTypebox<AdminWebhookRoutesOpt
       return ok('Webhook settings fetched successfully.', { url: endpoint.url });
     },
   );
+};
 
+/** The client's deliveries with their attempts, and replaying them. */
+const webhookDeliveryRoutes: FastifyPluginAsyncTypebox<AdminWebhookRoutesOptions> = async (
+  app,
+  { clientService, webhookService },
+) => {
   app.get(
     '/admin/clients/:id/webhooks/deliveries',
     {
       schema: {
         tags: ['Admin'],
         summary: "A client's webhook deliveries with their attempts",
-        params: IdParams,
-        querystring: ListDeliveriesQuery,
-        response: { 200: pagedEnvelopeSchema(WebhookDeliverySchema), ...errors },
+        params: listDeliveries.params,
+        querystring: listDeliveries.query,
+        response: { 200: listDeliveries.answer, ...errors },
       },
     },
     async (request) => {
@@ -117,9 +110,9 @@ export const adminWebhookRoutes: FastifyPluginAsyncTypebox<AdminWebhookRoutesOpt
       schema: {
         tags: ['Admin'],
         summary: 'Replay every failed delivery of a client since a time',
-        params: IdParams,
-        body: ReplayBody,
-        response: { 200: envelopeSchema(ReplayResultSchema), ...errors },
+        params: replayFailed.params,
+        body: replayFailed.body,
+        response: { 200: replayFailed.answer, ...errors },
       },
     },
     async (request) => {
@@ -136,11 +129,8 @@ export const adminWebhookRoutes: FastifyPluginAsyncTypebox<AdminWebhookRoutesOpt
       schema: {
         tags: ['Admin'],
         summary: 'Replay one delivery of a client',
-        params: Type.Object({
-          id: Type.String({ maxLength: 64 }),
-          eventId: Type.String({ maxLength: 64 }),
-        }),
-        response: { 200: envelopeSchema(WebhookDeliverySchema), ...errors },
+        params: replayOne.params,
+        response: { 200: replayOne.answer, ...errors },
       },
     },
     async (request) => {

@@ -4,9 +4,15 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { DashboardBrowser } from '../../../test/dashboard-browser.ts';
-import { accountBalance, sandboxCredit, signedInClient } from '../../../test/factories.ts';
+import { adminAnswer, column, DashboardBrowser } from '../../../test/dashboard-browser.ts';
+import {
+  accountBalance,
+  sandboxCredit,
+  sendTransfer,
+  signedInClient,
+} from '../../../test/factories.ts';
 import { buildTestApp, type TestApp } from '../../../test/harness.ts';
+import { naira } from '../components.ts';
 
 describe('dashboard: client accounts page', () => {
   let testApp: TestApp;
@@ -51,6 +57,22 @@ describe('dashboard: client accounts page', () => {
     assert.match(page.body, /₦1,234\.50/);
     assert.doesNotMatch(page.body, new RegExp(other.client.mainAccountNumber));
     assert.match(page.body, /Sandbox: money arrives from another bank/);
+    const accounts = (
+      await adminAnswer(testApp.app, `/admin/clients/${signedIn.client.ibsClientId}/accounts`)
+    ).data;
+    type Listed = { accountNumber: string; accountBalance: number; bookBalance: number };
+    assert.deepEqual(
+      column(page.body, 'Number'),
+      accounts.map((each: Listed) => each.accountNumber),
+    );
+    assert.deepEqual(
+      column(page.body, 'Available'),
+      accounts.map((each: Listed) => naira(each.accountBalance)),
+    );
+    assert.deepEqual(
+      column(page.body, 'Book'),
+      accounts.map((each: Listed) => naira(each.bookBalance)),
+    );
   });
 
   it('a sandbox credit from the form lands on the account with a notice', async () => {
@@ -77,9 +99,28 @@ describe('dashboard: client accounts page', () => {
     const page = await browser.get(`${base}/accounts`);
     assert.match(page.body, /frozen: it takes no debit and no credit/);
     assert.match(page.body, /Unfreeze/);
+    const refused = await sendTransfer(testApp.app, signedIn.headers, {
+      debitAccountNumber: signedIn.client.mainAccountNumber,
+      amount: 100,
+      narration: 'while frozen',
+      paymentReference: 'FROZEN-1',
+    });
+    assert.equal(refused.statusCode, 402, refused.body);
     await browser.post(`${base}/accounts/${signedIn.client.mainAccountNumber}/unfreeze`);
     assert.equal(await accountStatus(), 'Active');
     assert.match((await browser.get(`${base}/accounts`)).body, /unfrozen\./);
+    const recorded = await testApp.services.auditLog.list({
+      actor: 'operator:olu',
+      offset: 0,
+      limit: 100,
+    });
+    const freezes = recorded.events
+      .filter((event) => event.action.includes('freeze') && event.outcome === '200')
+      .map((event) => `${event.action} ${event.target}`);
+    assert.deepEqual(freezes.sort(), [
+      `admin.post /admin/accounts/:accountNumber/freeze ${signedIn.client.mainAccountNumber}`,
+      `admin.post /admin/accounts/:accountNumber/unfreeze ${signedIn.client.mainAccountNumber}`,
+    ]);
   });
 
   describe('bad input', () => {

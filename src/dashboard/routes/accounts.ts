@@ -1,4 +1,4 @@
-import type { AdminCall } from '../admin-call.ts';
+import type { AdminApi, AdminData } from '../admin-call.ts';
 import {
   actionButton,
   badge,
@@ -9,7 +9,7 @@ import {
   select,
   table,
 } from '../components.ts';
-import { html } from '../html.ts';
+import { type Html, html } from '../html.ts';
 import { noticeOf } from '../page-tools.ts';
 import {
   clientPath,
@@ -22,20 +22,8 @@ import {
   PAGE_SIZE,
 } from '../route-kit.ts';
 
-export interface AccountRecord {
-  _id: string;
-  accountNumber: string;
-  accountName: string;
-  accountType: string;
-  accountBalance: number;
-  bookBalance: number;
-  lockedBalance: number;
-  status: string;
-  isSubAccount: boolean;
-  kycLevel: string | number | null;
-}
-
 type Params = { id: string; accountNumber: string; action: string };
+type Accounts = AdminData<'GET /admin/clients/:id/accounts'>;
 
 /**
  * A client's accounts and sub-accounts with balances; freeze and unfreeze; in the sandbox, money
@@ -51,10 +39,10 @@ export const accountRoutes: DashboardPage = async (app, { tools }) => {
       const query = listQuery(request.query, ['page']);
       const [client, accounts] = await Promise.all([
         loadClient(admin, id),
-        admin<AccountRecord[]>(
-          'GET',
-          `/admin/clients/${encodeURIComponent(id)}/accounts?${new URLSearchParams({ page: query.page ?? '0', limit: PAGE_SIZE })}`,
-        ),
+        admin.get('/admin/clients/:id/accounts', {
+          params: { id },
+          query: { page: query.page ?? '0', limit: PAGE_SIZE },
+        }),
       ]);
       if (!client.ok) {
         return failed(client, 'Accounts');
@@ -63,68 +51,17 @@ export const accountRoutes: DashboardPage = async (app, { tools }) => {
       const rows = accounts.ok ? accounts.data : [];
       return render(
         { title: 'Accounts', client: { id, name: client.data.name }, current: '/accounts' },
-        html`${table({
-          caption: 'Accounts and sub-accounts',
-          columns: [
-            {
-              label: 'Number',
-              cell: (account) =>
-                html`<a href="${base}/accounts/${account._id}/statement">${account.accountNumber}</a>`,
-            },
-            { label: 'Name', cell: (account) => account.accountName },
-            {
-              label: 'Kind',
-              cell: (account) =>
-                account.isSubAccount
-                  ? `Sub-account (${account.accountType})`
-                  : `Main (${account.accountType})`,
-            },
-            { label: 'KYC', cell: (account) => String(account.kycLevel ?? '') },
-            { label: 'Available', numeric: true, cell: (account) => naira(account.accountBalance) },
-            { label: 'Book', numeric: true, cell: (account) => naira(account.bookBalance) },
-            { label: 'Held', numeric: true, cell: (account) => naira(account.lockedBalance) },
-            { label: 'Status', cell: (account) => badge(account.status) },
-            {
-              label: 'Actions',
-              cell: (account) =>
-                account.status === 'Frozen'
-                  ? actionButton({
-                      action: `${base}/accounts/${account.accountNumber}/unfreeze`,
-                      label: 'Unfreeze',
-                      csrf,
-                    })
-                  : actionButton({
-                      action: `${base}/accounts/${account.accountNumber}/freeze`,
-                      label: 'Freeze',
-                      csrf,
-                      tone: 'danger',
-                      confirm:
-                        'Freeze this account? It takes no debit and no credit until unfrozen.',
-                    }),
-            },
-          ],
-          rows,
-          empty: accounts.ok ? 'No account.' : accounts.message,
-        })}
-${pager(`${base}/accounts`, query, accounts.pagination)}
-${
-  sandbox && rows.length > 0
-    ? html`<section aria-labelledby="credit" class="card sandbox">
-<h2 id="credit">Sandbox: money arrives from another bank</h2>
-<form method="post" action="${base}/accounts/credit" class="grid">
-${csrfField(csrf)}
-${select({ label: 'Account', name: 'accountNumber', choices: rows.map((account) => [account.accountNumber, `${account.accountNumber} · ${account.accountName}`] as const) })}
-${field({ label: 'Amount (₦)', name: 'amount', required: true, inputmode: 'decimal', pattern: '[0-9,]+(\\.[0-9]{1,2})?' })}
-${field({ label: 'Narration', name: 'narration', value: 'Sandbox credit' })}
-<div class="actions"><button type="submit" class="button primary">Credit account</button></div>
-</form>
-</section>`
-    : ''
-}`,
+        html`${accountsTable(rows, base, csrf, accounts.ok ? 'No account.' : accounts.message)}
+${pager(`${base}/accounts`, query, accounts.ok ? accounts.pagination : undefined)}
+${sandbox && rows.length > 0 ? creditForm(rows, base, csrf) : ''}`,
       );
     },
   );
+  await app.register(accountActions, { tools });
+};
 
+/** Freeze, unfreeze, and (sandbox) a credit from another bank. */
+const accountActions: DashboardPage = async (app, { tools }) => {
   app.post<{ Params: Params }>(
     clientRoute('/accounts/:accountNumber/:action'),
     { schema: { hide: true } },
@@ -142,10 +79,9 @@ ${field({ label: 'Narration', name: 'narration', value: 'Sandbox credit' })}
           text: 'That account is not one of this client.',
         });
       }
-      const answer = await admin(
-        'POST',
-        `/admin/accounts/${encodeURIComponent(accountNumber)}/${action}`,
-      );
+      const answer = await admin.post(`/admin/accounts/:accountNumber/${action}`, {
+        params: { accountNumber },
+      });
       return redirect(
         clientPath(id, '/accounts'),
         noticeOf(
@@ -170,12 +106,9 @@ ${field({ label: 'Narration', name: 'narration', value: 'Sandbox credit' })}
           text: 'The amount must be naira, with at most two decimals.',
         });
       }
-      const answer = await admin('POST', '/admin/sandbox/credits', {
-        accountNumber: form.accountNumber ?? '',
-        amount,
-        ...(form.narration === undefined || form.narration === ''
-          ? {}
-          : { narration: form.narration }),
+      const narration = form.narration === '' ? undefined : form.narration;
+      const answer = await admin.post('/admin/sandbox/credits', {
+        body: { accountNumber: form.accountNumber ?? '', amount, narration },
       });
       return redirect(
         clientPath(id, '/accounts'),
@@ -185,11 +118,70 @@ ${field({ label: 'Narration', name: 'narration', value: 'Sandbox credit' })}
   );
 };
 
+function accountsTable(rows: Accounts, base: string, csrf: string, empty: string): Html {
+  return table({
+    caption: 'Accounts and sub-accounts',
+    columns: [
+      {
+        label: 'Number',
+        cell: (account) =>
+          html`<a href="${base}/accounts/${account._id}/statement">${account.accountNumber}</a>`,
+      },
+      { label: 'Name', cell: (account) => account.accountName },
+      {
+        label: 'Kind',
+        cell: (account) =>
+          account.isSubAccount
+            ? `Sub-account (${account.accountType})`
+            : `Main (${account.accountType})`,
+      },
+      { label: 'KYC', cell: (account) => String(account.kycLevel ?? '') },
+      { label: 'Available', numeric: true, cell: (account) => naira(account.accountBalance) },
+      { label: 'Book', numeric: true, cell: (account) => naira(account.bookBalance) },
+      { label: 'Held', numeric: true, cell: (account) => naira(account.lockedBalance) },
+      { label: 'Status', cell: (account) => badge(account.status) },
+      { label: 'Actions', cell: (account) => freezeButton(account, base, csrf) },
+    ],
+    rows,
+    empty,
+  });
+}
+
+function freezeButton(account: Accounts[number], base: string, csrf: string): Html {
+  return account.status === 'Frozen'
+    ? actionButton({
+        action: `${base}/accounts/${account.accountNumber}/unfreeze`,
+        label: 'Unfreeze',
+        csrf,
+      })
+    : actionButton({
+        action: `${base}/accounts/${account.accountNumber}/freeze`,
+        label: 'Freeze',
+        csrf,
+        tone: 'danger',
+        confirm: 'Freeze this account? It takes no debit and no credit until unfrozen.',
+      });
+}
+
+/** Sandbox: money arrives from another bank into one of the listed accounts. */
+function creditForm(rows: Accounts, base: string, csrf: string): Html {
+  return html`<section aria-labelledby="credit" class="card sandbox">
+<h2 id="credit">Sandbox: money arrives from another bank</h2>
+<form method="post" action="${base}/accounts/credit" class="grid">
+${csrfField(csrf)}
+${select({ label: 'Account', name: 'accountNumber', choices: rows.map((account) => [account.accountNumber, `${account.accountNumber} · ${account.accountName}`] as const) })}
+${field({ label: 'Amount (₦)', name: 'amount', required: true, inputmode: 'decimal', pattern: '[0-9,]+(\\.[0-9]{1,2})?' })}
+${field({ label: 'Narration', name: 'narration', value: 'Sandbox credit' })}
+<div class="actions"><button type="submit" class="button primary">Credit account</button></div>
+</form>
+</section>`;
+}
+
 /** Whether the account number is one of the client's (one admin call, filtered by number). */
-async function ownsAccount(admin: AdminCall, clientId: string, accountNumber: string) {
-  const found = await admin<AccountRecord[]>(
-    'GET',
-    `/admin/clients/${encodeURIComponent(clientId)}/accounts?${new URLSearchParams({ accountNumber })}`,
-  );
+async function ownsAccount(admin: AdminApi, clientId: string, accountNumber: string) {
+  const found = await admin.get('/admin/clients/:id/accounts', {
+    params: { id: clientId },
+    query: { accountNumber },
+  });
   return found.ok && found.data.length === 1;
 }

@@ -1,4 +1,4 @@
-import { type AuditRow, auditTable } from '../audit-table.ts';
+import { auditTable } from '../audit-table.ts';
 import { field, pager } from '../components.ts';
 import { html } from '../html.ts';
 import { type DashboardPage, listQuery } from '../route-kit.ts';
@@ -13,10 +13,9 @@ export const auditRoutes: DashboardPage = async (app, { tools }) => {
     const { admin, render } = tools(request, reply);
     const query = listQuery(request.query, ['page', ...FILTERS]);
     const filter = listQuery(request.query, FILTERS);
-    const events = await admin<AuditRow[]>(
-      'GET',
-      `/admin/audit-events?${new URLSearchParams({ ...filter, page: query.page ?? '0', limit: '50' })}`,
-    );
+    const events = await admin.get('/admin/audit-events', {
+      query: { ...filter, page: query.page ?? '0', limit: '50' },
+    });
     return render(
       { title: 'Audit trail', current: '/audit' },
       html`<form method="get" action="${path}" class="grid filters" aria-label="Filter the audit trail">
@@ -25,7 +24,7 @@ ${field({ label: 'Who', name: 'actor', value: filter.actor ?? '', placeholder: '
 ${field({ label: 'Target', name: 'target', value: filter.target ?? '' })}
 <div class="actions"><button type="submit" class="button">Filter</button></div></form>
 ${auditTable(events.ok ? events.data : [], events.ok ? 'Nothing matches.' : events.message)}
-${pager(path, query, events.pagination)}`,
+${pager(path, query, events.ok ? events.pagination : undefined)}`,
     );
   });
 };

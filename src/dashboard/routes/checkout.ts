@@ -6,7 +6,8 @@ export const checkoutRoutes: DashboardPage = async (app, { tools }) => {
   registerResourceList(app, tools, {
     suffix: '/checkout',
     title: 'Checkout sessions',
-    adminSuffix: '/checkout-sessions',
+    load: (admin, id, query) =>
+      admin.get('/admin/clients/:id/checkout-sessions', { params: { id }, query }),
     fields: [
       'referenceCode',
       'status',

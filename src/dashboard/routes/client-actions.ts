@@ -4,33 +4,37 @@ import { clientPath, clientRoute, type DashboardPage, formFields } from '../rout
 
 type Params = { id: string; appId: string; keyId: string; action: string };
 
-const ACCESS_ACTIONS: Readonly<Record<string, string>> = {
+const ACCESS_ACTIONS = {
   disable: 'Client disabled: its apps get no token and every token it holds stopped.',
   enable: 'Client enabled.',
   'revoke-tokens': "Every token of the client's apps is revoked.",
-};
+} as const;
+
+const isAccessAction = (action: string): action is keyof typeof ACCESS_ACTIONS =>
+  Object.hasOwn(ACCESS_ACTIONS, action);
 
 /**
- * What an operator does to a client's apps, keys, access, webhook and checkout settings; each is one admin
- * API call, then back to the client page with the answer.
+ * What an operator does to a client's apps, keys, access, webhook and checkout settings; each is
+ * one admin API call, then back to the client page with the answer.
  */
 export const clientActionRoutes: DashboardPage = async (app, { tools }) => {
-  const adminBase = (id: string) => `/admin/clients/${encodeURIComponent(id)}`;
+  await app.register(appActions, { tools });
+  await app.register(accessActions, { tools });
+  await app.register(settingsActions, { tools });
+};
 
+/** Register an app, revoke it, add a key to it, revoke a key. */
+const appActions: DashboardPage = async (app, { tools }) => {
   app.post<{ Params: Params }>(
     clientRoute('/apps'),
     { schema: { hide: true } },
     async (request, reply) => {
       const { admin, redirect } = tools(request, reply);
       const form = formFields(request.body);
-      const made = await admin<{ clientId: string }>(
-        'POST',
-        `${adminBase(request.params.id)}/apps`,
-        {
-          name: form.name ?? '',
-          publicKey: form.publicKey ?? '',
-        },
-      );
+      const made = await admin.post('/admin/clients/:id/apps', {
+        params: { id: request.params.id },
+        body: { name: form.name ?? '', publicKey: form.publicKey ?? '' },
+      });
       return redirect(
         clientPath(request.params.id),
         noticeOf(
@@ -47,10 +51,9 @@ export const clientActionRoutes: DashboardPage = async (app, { tools }) => {
     async (request, reply) => {
       const { admin, redirect } = tools(request, reply);
       const { id, appId } = request.params;
-      const answer = await admin(
-        'POST',
-        `${adminBase(id)}/apps/${encodeURIComponent(appId)}/revoke`,
-      );
+      const answer = await admin.post('/admin/clients/:id/apps/:appId/revoke', {
+        params: { id, appId },
+      });
       return redirect(clientPath(id), noticeOf(answer, 'App revoked: its tokens stopped.'));
     },
   );
@@ -61,13 +64,10 @@ export const clientActionRoutes: DashboardPage = async (app, { tools }) => {
     async (request, reply) => {
       const { admin, redirect } = tools(request, reply);
       const { id, appId } = request.params;
-      const answer = await admin(
-        'POST',
-        `${adminBase(id)}/apps/${encodeURIComponent(appId)}/keys`,
-        {
-          publicKey: formFields(request.body).publicKey ?? '',
-        },
-      );
+      const answer = await admin.post('/admin/clients/:id/apps/:appId/keys', {
+        params: { id, appId },
+        body: { publicKey: formFields(request.body).publicKey ?? '' },
+      });
       return redirect(clientPath(id), noticeOf(answer, 'Key added.'));
     },
   );
@@ -78,29 +78,33 @@ export const clientActionRoutes: DashboardPage = async (app, { tools }) => {
     async (request, reply) => {
       const { admin, redirect } = tools(request, reply);
       const { id, appId, keyId } = request.params;
-      const answer = await admin(
-        'POST',
-        `${adminBase(id)}/apps/${encodeURIComponent(appId)}/keys/${encodeURIComponent(keyId)}/revoke`,
-      );
+      const answer = await admin.post('/admin/clients/:id/apps/:appId/keys/:keyId/revoke', {
+        params: { id, appId, keyId },
+      });
       return redirect(clientPath(id), noticeOf(answer, "Key revoked: the app's tokens stopped."));
     },
   );
+};
 
+/** Disable or enable the client, or revoke every token it holds. */
+const accessActions: DashboardPage = async (app, { tools }) => {
   app.post<{ Params: Params }>(
     clientRoute('/access/:action'),
     { schema: { hide: true } },
     async (request, reply) => {
       const { admin, redirect } = tools(request, reply);
       const { id, action } = request.params;
-      const success = ACCESS_ACTIONS[action];
-      if (success === undefined) {
+      if (!isAccessAction(action)) {
         return reply.callNotFound();
       }
-      const answer = await admin('POST', `${adminBase(id)}/${action}`);
-      return redirect(clientPath(id), noticeOf(answer, success));
+      const answer = await admin.post(`/admin/clients/:id/${action}`, { params: { id } });
+      return redirect(clientPath(id), noticeOf(answer, ACCESS_ACTIONS[action]));
     },
   );
+};
 
+/** The client's checkout origins and its webhook URL. */
+const settingsActions: DashboardPage = async (app, { tools }) => {
   app.post<{ Params: Params }>(
     clientRoute('/checkout-settings'),
     { schema: { hide: true } },
@@ -108,9 +112,12 @@ export const clientActionRoutes: DashboardPage = async (app, { tools }) => {
       const { admin, redirect } = tools(request, reply);
       const { id } = request.params;
       const form = formFields(request.body);
-      const answer = await admin('PUT', `${adminBase(id)}/checkout-settings`, {
-        allowedOrigins: linesOf(form.allowedOrigins),
-        webhookUrls: linesOf(form.webhookUrls),
+      const answer = await admin.put('/admin/clients/:id/checkout-settings', {
+        params: { id },
+        body: {
+          allowedOrigins: linesOf(form.allowedOrigins),
+          webhookUrls: linesOf(form.webhookUrls),
+        },
       });
       return redirect(clientPath(id), noticeOf(answer, 'Checkout origins saved.'));
     },
@@ -126,11 +133,10 @@ export const clientActionRoutes: DashboardPage = async (app, { tools }) => {
       const form = formFields(request.body);
       const url = (form.url ?? '').trim();
       const rotateSecret = form.rotateSecret === 'true';
-      const answer = await admin<{ url: string | null; secret: string }>(
-        'PUT',
-        `${adminBase(id)}/webhook`,
-        { url: url === '' ? null : url, ...(rotateSecret ? { rotateSecret } : {}) },
-      );
+      const answer = await admin.put('/admin/clients/:id/webhook', {
+        params: { id },
+        body: { url: url === '' ? null : url, ...(rotateSecret ? { rotateSecret } : {}) },
+      });
       if (!answer.ok) {
         return redirect(clientPath(id), noticeOf(answer, ''));
       }

@@ -1,3 +1,4 @@
+import type { AdminData } from '../admin-call.ts';
 import {
   actionButton,
   badge,
@@ -10,29 +11,6 @@ import {
 } from '../components.ts';
 import { type Html, html } from '../html.ts';
 import { clientPath, clientRoute, type DashboardPage, loadClient } from '../route-kit.ts';
-
-interface AppRecord {
-  _id: string;
-  clientId: string;
-  name: string;
-  algorithm: string;
-  status: string;
-  createdAt: string;
-  revokedAt: string | null;
-  keys: { _id: string; algorithm: string; createdAt: string; revokedAt: string | null }[];
-}
-
-interface CheckoutSettingsRecord {
-  allowedOrigins: string[];
-  webhookUrls: string[];
-  updatedAt: string | null;
-}
-
-interface AccessRecord {
-  status: string;
-  disabledAt: string | null;
-  tokensRevokedAt: string | null;
-}
 
 /** A client: its details, access, OAuth apps and keys, webhook URL and checkout origins. */
 export const clientRoutes: DashboardPage = async (app, { tools }) => {
@@ -47,13 +25,10 @@ export const clientRoutes: DashboardPage = async (app, { tools }) => {
         return failed(client, 'Client');
       }
       const [apps, access, webhook, checkout] = await Promise.all([
-        admin<AppRecord[]>('GET', `/admin/clients/${encodeURIComponent(id)}/apps`),
-        admin<AccessRecord>('GET', `/admin/clients/${encodeURIComponent(id)}/access`),
-        admin<{ url: string | null }>('GET', `/admin/clients/${encodeURIComponent(id)}/webhook`),
-        admin<CheckoutSettingsRecord>(
-          'GET',
-          `/admin/clients/${encodeURIComponent(id)}/checkout-settings`,
-        ),
+        admin.get('/admin/clients/:id/apps', { params: { id } }),
+        admin.get('/admin/clients/:id/access', { params: { id } }),
+        admin.get('/admin/clients/:id/webhook', { params: { id } }),
+        admin.get('/admin/clients/:id/checkout-settings', { params: { id } }),
       ]);
       const main = client.data.mainAccount;
       const base = clientPath(id);
@@ -62,7 +37,7 @@ export const clientRoutes: DashboardPage = async (app, { tools }) => {
         html`${details([
           ['Client id (ClientID header)', html`<code>${id}</code>`],
           ['Email', client.data.emailAddress ?? ''],
-          ['Main account', `${String(main.accountNumber ?? '')} · ${naira(main.accountBalance)}`],
+          ['Main account', `${main.accountNumber} · ${naira(main.accountBalance)}`],
           ['Onboarded', when(client.data.createdAt)],
           ['Access', access.ok ? badge(access.data.status) : access.message],
           ['Tokens last revoked', access.ok ? when(access.data.tokensRevokedAt) || 'never' : ''],
@@ -98,7 +73,11 @@ ${checkoutSettingsSection(checkout.ok ? checkout.data : undefined, base, csrf)}`
   );
 };
 
-function appsTable(apps: readonly AppRecord[], base: string, csrf: string): Html {
+function appsTable(
+  apps: AdminData<'GET /admin/clients/:id/apps'>,
+  base: string,
+  csrf: string,
+): Html {
   return table({
     caption: 'OAuth apps',
     columns: [
@@ -142,7 +121,7 @@ function appsTable(apps: readonly AppRecord[], base: string, csrf: string): Html
 /** A PEM text area with a file picker that fills it (the script reads the file in the browser). */
 /** Where the client's checkout may be opened from and report to (one value per line). */
 function checkoutSettingsSection(
-  settings: CheckoutSettingsRecord | undefined,
+  settings: AdminData<'GET /admin/clients/:id/checkout-settings'> | undefined,
   base: string,
   csrf: string,
 ): Html {

@@ -6,7 +6,8 @@ export const identityRoutes: DashboardPage = async (app, { tools }) => {
   registerResourceList(app, tools, {
     suffix: '/identity',
     title: 'Identity verifications',
-    adminSuffix: '/identity-verifications',
+    load: (admin, id, query) =>
+      admin.get('/admin/clients/:id/identity-verifications', { params: { id }, query }),
     fields: [
       'type',
       'number',

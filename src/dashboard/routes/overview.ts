@@ -1,8 +1,8 @@
 import type { AdminAnswer } from '../admin-call.ts';
-import { type AuditRow, auditTable } from '../audit-table.ts';
+import { auditTable } from '../audit-table.ts';
 import { badge, table, when } from '../components.ts';
 import { type Html, html } from '../html.ts';
-import { type ClientRecord, clientPath, type DashboardPage } from '../route-kit.ts';
+import { clientPath, type DashboardPage } from '../route-kit.ts';
 import { DASHBOARD_PATH } from '../session.ts';
 
 /** The first page: the newest clients, the ledger's health, the latest operator actions. */
@@ -10,11 +10,11 @@ export const overviewRoutes: DashboardPage = async (app, { tools }) => {
   app.get(DASHBOARD_PATH, { schema: { hide: true } }, async (request, reply) => {
     const { admin, render, sandbox } = tools(request, reply);
     const [clients, ledger, audit] = await Promise.all([
-      admin<ClientRecord[]>('GET', '/admin/clients?page=0&limit=10'),
+      admin.get('/admin/clients', { query: { page: 0, limit: 10 } }),
       // The audit reads every entry: on the front page only in the sandbox, where the ledger is
       // small; in production it runs when the ledger page is opened.
-      sandbox ? admin<{ ok: boolean }>('GET', '/admin/ledger') : undefined,
-      admin<AuditRow[]>('GET', '/admin/audit-events?page=0&limit=10'),
+      sandbox ? admin.get('/admin/ledger') : undefined,
+      admin.get('/admin/audit-events', { query: { page: 0, limit: 10 } }),
     ]);
     return render(
       { title: 'Overview', current: '' },
@@ -47,7 +47,7 @@ ${auditTable(audit.ok ? audit.data : [], audit.ok ? 'Nothing recorded yet.' : au
   });
 };
 
-function ledgerVerdict(ledger: AdminAnswer<{ ok: boolean }> | undefined): Html {
+function ledgerVerdict(ledger: AdminAnswer<'GET /admin/ledger'> | undefined): Html {
   if (ledger === undefined) {
     return html`The invariant audit reads every entry: it runs when you open the ledger page.`;
   }

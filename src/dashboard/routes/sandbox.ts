@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import type { AdminData } from '../admin-call.ts';
 import { actionButton, csrfField, field, select, table, when } from '../components.ts';
 import { type Html, html } from '../html.ts';
 import { noticeOf, type ToolsFor } from '../page-tools.ts';
@@ -41,27 +42,6 @@ const COMMON_ROUTES = [
 /** A part of the sandbox page's actions: the tools and the page's path. */
 type SandboxActions = FastifyPluginAsync<{ readonly tools: ToolsFor; readonly path: string }>;
 
-interface ClockView {
-  readonly now: string;
-  readonly offsetSeconds: number;
-  readonly frozen: boolean;
-}
-
-interface FaultView {
-  readonly _id: string;
-  readonly clientId: string;
-  readonly route: string;
-  readonly fault: string;
-  readonly times: number;
-  readonly remaining: number;
-  readonly createdAt: string;
-}
-
-interface ClientChoice {
-  readonly _id: string;
-  readonly name: string;
-}
-
 /**
  * Sandbox controls with no client of their own: the NIP simulator's next outcome, the bank's test
  * clock and the faults waiting for clients' calls (docs/sandbox-testing-controls.md).
@@ -71,9 +51,9 @@ export const sandboxRoutes: DashboardPage = async (app, { tools }) => {
   app.get(path, { schema: { hide: true } }, async (request, reply) => {
     const { admin, render, csrf } = tools(request, reply);
     const [clock, faults, clients] = await Promise.all([
-      admin<ClockView>('GET', '/admin/sandbox/clock'),
-      admin<FaultView[]>('GET', '/admin/sandbox/faults'),
-      admin<ClientChoice[]>('GET', '/admin/clients?limit=100'),
+      admin.get('/admin/sandbox/clock'),
+      admin.get('/admin/sandbox/faults'),
+      admin.get('/admin/clients', { query: { limit: 100 } }),
     ]);
     const names = new Map(
       (clients.ok ? clients.data : []).map((client) => [client._id, client.name]),
@@ -96,7 +76,7 @@ ${select({ label: 'Outcome', name: 'responseCode', choices: NIP_OUTCOMES })}
   app.post(`${path}/nip-next-outcome`, { schema: { hide: true } }, async (request, reply) => {
     const { admin, redirect } = tools(request, reply);
     const responseCode = formFields(request.body).responseCode ?? '';
-    const answer = await admin('POST', '/admin/sandbox/nip/next-outcome', { responseCode });
+    const answer = await admin.post('/admin/sandbox/nip/next-outcome', { body: { responseCode } });
     return redirect(
       path,
       noticeOf(answer, `The next NIP transfer will be answered ${responseCode}.`),
@@ -116,7 +96,7 @@ const clockActions: SandboxActions = async (app, { tools, path }) => {
       fields.freeze === undefined
         ? { advance: fields.advance ?? '' }
         : { freeze: fields.freeze === 'true' };
-    const answer = await admin<ClockView>('POST', '/admin/sandbox/clock', body);
+    const answer = await admin.post('/admin/sandbox/clock', { body });
     const done = answer.ok ? `The bank's clock now reads ${when(answer.data.now)}.` : '';
     return redirect(path, noticeOf(answer, done));
   });
@@ -128,11 +108,13 @@ const faultActions: SandboxActions = async (app, { tools, path }) => {
     const { admin, redirect } = tools(request, reply);
     const fields = formFields(request.body);
     const times = Number(fields.times ?? '1');
-    const answer = await admin('POST', '/admin/sandbox/faults', {
-      clientId: fields.clientId ?? '',
-      route: fields.route ?? '',
-      fault: fields.fault ?? '',
-      times: Number.isInteger(times) ? times : 0,
+    const answer = await admin.post('/admin/sandbox/faults', {
+      body: {
+        clientId: fields.clientId ?? '',
+        route: fields.route ?? '',
+        fault: fields.fault ?? '',
+        times: Number.isInteger(times) ? times : 0,
+      },
     });
     return redirect(
       path,
@@ -148,20 +130,21 @@ const faultActions: SandboxActions = async (app, { tools, path }) => {
     { schema: { hide: true } },
     async (request, reply) => {
       const { admin, redirect } = tools(request, reply);
-      const id = encodeURIComponent(request.params.id);
-      const answer = await admin('DELETE', `/admin/sandbox/faults/${id}`);
+      const answer = await admin.delete('/admin/sandbox/faults/:id', {
+        params: { id: request.params.id },
+      });
       return redirect(path, noticeOf(answer, 'The fault is cleared.'));
     },
   );
 
   app.post(`${path}/faults/clear`, { schema: { hide: true } }, async (request, reply) => {
     const { admin, redirect } = tools(request, reply);
-    const answer = await admin('DELETE', '/admin/sandbox/faults');
+    const answer = await admin.delete('/admin/sandbox/faults');
     return redirect(path, noticeOf(answer, 'Every fault is cleared.'));
   });
 };
 
-function clockCard(path: string, csrf: string, clock: ClockView): Html {
+function clockCard(path: string, csrf: string, clock: AdminData<'GET /admin/sandbox/clock'>): Html {
   const offset = clock.offsetSeconds;
   return html`<section aria-labelledby="clock" class="card sandbox"><h2 id="clock">The bank's clock</h2>
 <p>Everything time-bound follows it: virtual accounts, USSD references and checkout sessions expire, daily limits roll over at midnight in Lagos, tokens expire, retries and status queries come due (their workers run at once). It only moves forward.</p>
@@ -178,7 +161,7 @@ ${actionButton({ action: `${path}/clock`, label: clock.frozen ? 'Unfreeze' : 'Fr
 function faultsCard(
   path: string,
   csrf: string,
-  faults: readonly FaultView[],
+  faults: AdminData<'GET /admin/sandbox/faults'>,
   names: ReadonlyMap<string, string>,
 ): Html {
   const clientChoices = [...names].map(([id, name]) => [id, `${name} (${id})`] as const);

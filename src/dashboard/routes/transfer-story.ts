@@ -2,13 +2,6 @@ import { recordDetails, recordsTable } from '../components.ts';
 import { html } from '../html.ts';
 import { clientPath, clientRoute, type DashboardPage, loadClient } from '../route-kit.ts';
 
-interface TransferStory {
-  transfer: Record<string, unknown>;
-  ledgerEntries: Record<string, unknown>[];
-  nip: Record<string, unknown> | null;
-  webhookEvents: Record<string, unknown>[];
-}
-
 const TRANSFER_FIELDS = [
   '_id',
   'type',
@@ -31,7 +24,7 @@ const TRANSFER_FIELDS = [
   'isReversed',
   'createdAt',
   'updatedAt',
-];
+] as const;
 
 /** A leg of a journal: whose account, which way, how much, and the balance it left. */
 const ENTRY_FIELDS = [
@@ -43,7 +36,7 @@ const ENTRY_FIELDS = [
   'narration',
   'journalKind',
   'createdAt',
-];
+] as const;
 
 /** One transfer's whole story: the request, its ledger entries, the NIP session, its webhooks. */
 export const transferStoryRoutes: DashboardPage = async (app, { tools }) => {
@@ -55,10 +48,9 @@ export const transferStoryRoutes: DashboardPage = async (app, { tools }) => {
       const { id, transferId } = request.params;
       const [client, story] = await Promise.all([
         loadClient(admin, id),
-        admin<TransferStory>(
-          'GET',
-          `/admin/clients/${encodeURIComponent(id)}/transfers/${encodeURIComponent(transferId)}/story`,
-        ),
+        admin.get('/admin/clients/:id/transfers/:transferId/story', {
+          params: { id, transferId },
+        }),
       ]);
       if (!client.ok) {
         return failed(client, 'Transfer');

@@ -3,27 +3,15 @@ import { html } from '../html.ts';
 import { registerResourceList, statusFilter } from '../resource-list.ts';
 import type { DashboardPage } from '../route-kit.ts';
 
-interface TransferRecord {
-  _id: string;
-  type: string;
-  paymentReference: string | null;
-  creditAccountName: string | null;
-  creditAccountNumber: string | null;
-  debitAccountName: string | null;
-  debitAccountNumber: string | null;
-  amount: number;
-  status: string;
-  createdAt: string;
-}
-
 const party = (name: string | null, number: string | null) => `${name ?? ''} ${number ?? ''}`;
 
 /** A client's transfers, filtered; the table refreshes itself while the page is open. */
 export const transferRoutes: DashboardPage = async (app, { tools }) => {
-  registerResourceList<TransferRecord>(app, tools, {
+  registerResourceList(app, tools, {
     suffix: '/transfers',
     title: 'Transfers',
-    adminSuffix: '/transfers',
+    load: (admin, id, query) =>
+      admin.get('/admin/clients/:id/transfers', { params: { id }, query }),
     empty: 'No transfer matches.',
     filters: [
       statusFilter(

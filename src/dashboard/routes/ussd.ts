@@ -9,7 +9,8 @@ export const ussdRoutes: DashboardPage = async (app, { tools }) => {
   registerResourceList(app, tools, {
     suffix: '/ussd',
     title: 'USSD references',
-    adminSuffix: '/ussd-references',
+    load: (admin, id, query) =>
+      admin.get('/admin/clients/:id/ussd-references', { params: { id }, query }),
     fields: [
       'reference',
       'ussdString',
@@ -45,8 +46,8 @@ ${field({ label: 'Reference', name: 'reference', required: true, pattern: '[0-9]
     { schema: { hide: true } },
     async (request, reply) => {
       const { admin, redirect } = tools(request, reply);
-      const answer = await admin('POST', '/admin/sandbox/ussd-dials', {
-        reference: formFields(request.body).reference ?? '',
+      const answer = await admin.post('/admin/sandbox/ussd-dials', {
+        body: { reference: formFields(request.body).reference ?? '' },
       });
       return redirect(clientPath(request.params.id, '/ussd'), noticeOf(answer, answer.message));
     },

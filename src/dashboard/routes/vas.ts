@@ -6,7 +6,8 @@ export const vasRoutes: DashboardPage = async (app, { tools }) => {
   registerResourceList(app, tools, {
     suffix: '/vas',
     title: 'VAS purchases',
-    adminSuffix: '/vas-purchases',
+    load: (admin, id, query) =>
+      admin.get('/admin/clients/:id/vas-purchases', { params: { id }, query }),
     fields: [
       'createdAt',
       'serviceCategory',

@@ -1,5 +1,6 @@
+import type { AdminData } from '../admin-call.ts';
 import { csrfField, field, select } from '../components.ts';
-import { html } from '../html.ts';
+import { type Html, html } from '../html.ts';
 import { noticeOf } from '../page-tools.ts';
 import { registerResourceList } from '../resource-list.ts';
 import {
@@ -10,12 +11,15 @@ import {
   nairaField,
 } from '../route-kit.ts';
 
+type VirtualAccount = AdminData<'GET /admin/clients/:id/virtual-accounts'>[number];
+
 /** A client's virtual accounts; in the sandbox, a customer of another bank pays one. */
 export const virtualAccountRoutes: DashboardPage = async (app, { tools }) => {
   registerResourceList(app, tools, {
     suffix: '/virtual-accounts',
     title: 'Virtual accounts',
-    adminSuffix: '/virtual-accounts',
+    load: (admin, id, query) =>
+      admin.get('/admin/clients/:id/virtual-accounts', { params: { id }, query }),
     fields: [
       'accountNumber',
       'accountName',
@@ -28,33 +32,8 @@ export const virtualAccountRoutes: DashboardPage = async (app, { tools }) => {
       'createdAt',
     ],
     empty: 'No virtual account yet.',
-    below: (rows, { clientId, csrf, sandbox }) => {
-      const open = rows.filter(
-        (row) =>
-          row.status !== 'Expired' &&
-          row.status !== 'Deleted' &&
-          typeof row.accountNumber === 'string',
-      );
-      return sandbox && open.length > 0
-        ? html`<section aria-labelledby="pay-va" class="card sandbox">
-<h2 id="pay-va">Sandbox: a customer pays a virtual account</h2>
-<form method="post" action="${clientPath(clientId, '/virtual-accounts/pay')}" class="grid">
-${csrfField(csrf)}
-${select({ label: 'Virtual account', name: 'accountNumber', choices: open.map((row) => [String(row.accountNumber), `${String(row.accountNumber)} · ${String(row.accountName ?? '')}`] as const) })}
-${field({ label: 'Amount (₦)', name: 'amount', required: true, inputmode: 'decimal', pattern: '[0-9,]+(\\.[0-9]{1,2})?' })}
-${select({
-  label: 'When',
-  name: 'scenario',
-  choices: [
-    ['onTime', 'Before it expires'],
-    ['afterExpiry', 'After it expired'],
-    ['duplicateSession', 'Delivered twice (one session)'],
-  ],
-})}
-<div class="actions"><button type="submit" class="button primary">Pay</button></div>
-</form></section>`
-        : html``;
-    },
+    below: (rows, { clientId, csrf, sandbox }) =>
+      sandbox ? payForm(rows, clientId, csrf) : html``,
   });
 
   app.post<{ Params: { id: string } }>(
@@ -71,12 +50,39 @@ ${select({
           text: 'The amount must be naira, with at most two decimals.',
         });
       }
-      const answer = await admin('POST', '/admin/sandbox/virtual-account-payments', {
-        accountNumber: form.accountNumber ?? '',
-        amount,
-        ...(form.scenario === undefined ? {} : { scenario: form.scenario }),
+      const answer = await admin.post('/admin/sandbox/virtual-account-payments', {
+        body: {
+          accountNumber: form.accountNumber ?? '',
+          amount,
+          ...(form.scenario === undefined ? {} : { scenario: form.scenario }),
+        },
       });
       return redirect(back, noticeOf(answer, `${answer.message}`));
     },
   );
 };
+
+/** Sandbox: a customer of another bank pays one of the virtual accounts still open. */
+function payForm(rows: readonly VirtualAccount[], clientId: string, csrf: string): Html {
+  const open = rows.filter((row) => row.status !== 'Expired' && row.status !== 'Deleted');
+  if (open.length === 0) {
+    return html``;
+  }
+  return html`<section aria-labelledby="pay-va" class="card sandbox">
+<h2 id="pay-va">Sandbox: a customer pays a virtual account</h2>
+<form method="post" action="${clientPath(clientId, '/virtual-accounts/pay')}" class="grid">
+${csrfField(csrf)}
+${select({ label: 'Virtual account', name: 'accountNumber', choices: open.map((row) => [row.accountNumber, `${row.accountNumber} · ${row.accountName}`] as const) })}
+${field({ label: 'Amount (₦)', name: 'amount', required: true, inputmode: 'decimal', pattern: '[0-9,]+(\\.[0-9]{1,2})?' })}
+${select({
+  label: 'When',
+  name: 'scenario',
+  choices: [
+    ['onTime', 'Before it expires'],
+    ['afterExpiry', 'After it expired'],
+    ['duplicateSession', 'Delivered twice (one session)'],
+  ],
+})}
+<div class="actions"><button type="submit" class="button primary">Pay</button></div>
+</form></section>`;
+}

@@ -1,38 +1,19 @@
+import type { AdminData } from '../admin-call.ts';
 import { actionButton, badge, table, when } from '../components.ts';
 import { type Html, html } from '../html.ts';
 import { noticeOf } from '../page-tools.ts';
 import { registerResourceList, statusFilter } from '../resource-list.ts';
 import { clientPath, clientRoute, type DashboardPage } from '../route-kit.ts';
 
-interface Attempt {
-  attempt: number;
-  attemptedAt: string;
-  url: string | null;
-  statusCode: number | null;
-  latencyMs: number;
-  error: string | null;
-  responseExcerpt: string | null;
-}
-
-interface Delivery {
-  _id: string;
-  type: string;
-  status: string;
-  callbackUrl: string | null;
-  attemptCount: number;
-  nextAttemptAt: string | null;
-  lastError: string | null;
-  createdAt: string;
-  deliveredAt: string | null;
-  attempts: Attempt[];
-}
+type Delivery = AdminData<'GET /admin/clients/:id/webhooks/deliveries'>[number];
 
 /** A client's webhook deliveries with every attempt, replayed one by one; refreshes itself. */
 export const webhookRoutes: DashboardPage = async (app, { tools }) => {
-  registerResourceList<Delivery>(app, tools, {
+  registerResourceList(app, tools, {
     suffix: '/webhooks',
     title: 'Webhook deliveries',
-    adminSuffix: '/webhooks/deliveries',
+    load: (admin, id, query) =>
+      admin.get('/admin/clients/:id/webhooks/deliveries', { params: { id }, query }),
     empty: 'No delivery yet.',
     intro: ({ clientId }) =>
       html`<p>The receiver's URL and secret are on the <a href="${clientPath(clientId)}">client page</a>. Replay sends a delivery again now, with the same webhook-id, whether it failed for good or waits for its next retry.</p>`,
@@ -76,10 +57,9 @@ export const webhookRoutes: DashboardPage = async (app, { tools }) => {
     async (request, reply) => {
       const { admin, redirect } = tools(request, reply);
       const { id, eventId } = request.params;
-      const answer = await admin(
-        'POST',
-        `/admin/clients/${encodeURIComponent(id)}/webhooks/deliveries/${encodeURIComponent(eventId)}/replay`,
-      );
+      const answer = await admin.post('/admin/clients/:id/webhooks/deliveries/:eventId/replay', {
+        params: { id, eventId },
+      });
       return redirect(
         clientPath(id, '/webhooks'),
         noticeOf(answer, `Delivery ${eventId} queued to be sent now.`),

@@ -1,11 +1,57 @@
 import { Type } from 'typebox';
-import { DateQuery, paginationQuery } from '../http/common-schemas.ts';
-import { TransferSchema } from '../modules/transfers/index.ts';
-import { NIP_QUEUEABLE_CODES } from '../rails/nip/nip-simulator.ts';
+import { DateQuery, paginationQuery } from '../../http/common-schemas.ts';
+import { TransferSchema } from '../../modules/transfers/index.ts';
+import { ListUssdReferencesQuery } from '../../modules/ussd/index.ts';
+import { ListPurchasesQuery } from '../../modules/vas/index.ts';
 
 /** Wire shapes of the operator's read routes (the dashboard's): clients, transfers, ledger. */
 
 export const AdminPageQuery = Type.Object({ ...paginationQuery(25) });
+
+export const AccountNumberParams = Type.Object({
+  accountNumber: Type.String({ pattern: '^[0-9]{10}$' }),
+});
+
+export const CheckoutSessionsQuery = Type.Object({
+  status: Type.Optional(Type.Enum(['Pending', 'Completed', 'Expired'])),
+  ...paginationQuery(25),
+});
+
+export const UssdReferencesQuery = Type.Object({
+  status: ListUssdReferencesQuery.properties.status,
+  ...paginationQuery(25),
+});
+
+export const VasPurchasesQuery = Type.Object({
+  status: ListPurchasesQuery.properties.status,
+  ...paginationQuery(25),
+});
+
+export const AuditEventsQuery = Type.Object({
+  action: Type.Optional(
+    Type.String({
+      maxLength: 120,
+      description: 'An action, or its area: `token` matches `token.*`.',
+    }),
+  ),
+  actor: Type.Optional(Type.String({ maxLength: 120 })),
+  target: Type.Optional(Type.String({ maxLength: 200 })),
+  from: Type.Optional(DateQuery),
+  to: Type.Optional(DateQuery),
+  ...paginationQuery(50),
+});
+
+export const AuditEventSchema = Type.Object({
+  _id: Type.String(),
+  at: Type.String({ format: 'date-time' }),
+  actor: Type.String(),
+  action: Type.String(),
+  target: Type.Union([Type.String(), Type.Null()]),
+  outcome: Type.String(),
+  sourceIp: Type.Union([Type.String(), Type.Null()]),
+  requestId: Type.Union([Type.String(), Type.Null()]),
+  details: Type.Record(Type.String(), Type.Unknown()),
+});
 
 export const ClientAccountsQuery = Type.Object({
   accountNumber: Type.Optional(
@@ -127,16 +173,4 @@ export const LedgerOverviewSchema = Type.Object({
       '(unbalancedJournals, journalsWithoutEntries, accountCountersWrong, ' +
       'runningBalanceOrTimeWrong, overdrawnEntries).',
   }),
-});
-
-export const NipNextOutcomeBody = Type.Object({
-  responseCode: Type.Enum([...NIP_QUEUEABLE_CODES], {
-    description:
-      'What the next outbound NIP transfer gets, whatever its kobo (docs/sandbox-nip.md): ' +
-      "'97' is no answer at all (a timeout); each code's status queries answer as its kobo's do.",
-  }),
-});
-
-export const NipOutcomeQueueSchema = Type.Object({
-  queue: Type.Array(Type.String(), { description: 'Queued response codes, next first.' }),
 });

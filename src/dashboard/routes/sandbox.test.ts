@@ -1,4 +1,7 @@
-/** The dashboard's sandbox page: the bank's test clock and the faults, over the admin API. */
+/**
+ * The dashboard's sandbox page: the bank's test clock, the faults and the NIP simulator's next
+ * outcome, over the admin API.
+ */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DashboardBrowser } from '../../../test/dashboard-browser.ts';
@@ -11,7 +14,7 @@ import {
 } from '../../../test/factories.ts';
 import { buildTestApp, type TestApp } from '../../../test/harness.ts';
 
-describe('dashboard: the sandbox page’s clock and faults', () => {
+describe('dashboard: the sandbox page', () => {
   let testApp: TestApp;
   let browser: DashboardBrowser;
   let signedIn: Awaited<ReturnType<typeof signedInClient>>;
@@ -100,5 +103,32 @@ describe('dashboard: the sandbox page’s clock and faults', () => {
       times: '1',
     });
     assert.match(await page(), /not a route that takes an access token/);
+  });
+
+  it('queues the NIP simulator’s next outcome: the next transfer fails with it', async () => {
+    await browser.get('/dashboard/sandbox');
+    const queued = await browser.post('/dashboard/sandbox/nip-next-outcome', {
+      responseCode: '51',
+    });
+    assert.equal(queued.statusCode, 303);
+    assert.match(await page(), /The next NIP transfer will be answered 51\./);
+    const tokens = await issueTokens(testApp, signedIn.client);
+    const sent = await sendTransfer(
+      testApp.app,
+      { ...signedIn.headers, authorization: `Bearer ${tokens.access_token}` },
+      {
+        debitAccountNumber: signedIn.client.mainAccountNumber,
+        amount: 200,
+        narration: 'will fail',
+        paymentReference: 'DASH-51',
+      },
+    );
+    assert.equal(sent.json().data.status, 'Failed', sent.body);
+    assert.equal(sent.json().data.responseCode, '51');
+  });
+
+  it('an outcome the simulator does not know is refused with the reason', async () => {
+    await browser.post('/dashboard/sandbox/nip-next-outcome', { responseCode: '42' });
+    assert.match(await page(), /notice-error[^>]*>[^<]*\(HTTP 400\)/);
   });
 });

@@ -1,6 +1,9 @@
 import { Type } from 'typebox';
-import { DateQuery, paginationQuery } from '../http/common-schemas.ts';
-import { FAULT_KINDS } from '../sandbox/faults/index.ts';
+import { DateQuery, paginationQuery } from '../../http/common-schemas.ts';
+import { NIP_QUEUEABLE_CODES } from '../../rails/nip/nip-simulator.ts';
+import { FAULT_KINDS } from '../../sandbox/faults/index.ts';
+
+/** Wire shapes of the sandbox's controls: money from other banks, the clock, faults, resets. */
 
 /** The sandbox's test clock as the admin API shows it. */
 export const SandboxClockSchema = Type.Object({
@@ -111,3 +114,79 @@ export const SandboxFaultsQuery = Type.Object({
 });
 
 export const ClearedSchema = Type.Object({ cleared: Type.Integer() });
+
+export const SandboxCreditBody = Type.Object({
+  accountNumber: Type.String({ pattern: '^[0-9]{10}$' }),
+  amount: Type.Number({ description: 'Naira, at most two decimals.' }),
+  narration: Type.Optional(Type.String({ maxLength: 100 })),
+  senderName: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  senderAccountNumber: Type.Optional(Type.String({ pattern: '^[0-9]{10}$' })),
+  senderBankCode: Type.Optional(Type.String({ pattern: '^[0-9]{6}$' })),
+});
+
+export const SandboxVirtualAccountPaymentBody = Type.Object({
+  accountNumber: Type.String({ pattern: '^[0-9]{10}$', description: 'The virtual account.' }),
+  amount: Type.Number({ description: 'Naira, at most two decimals.' }),
+  narration: Type.Optional(Type.String({ maxLength: 100 })),
+  payerName: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  payerAccountNumber: Type.Optional(Type.String({ pattern: '^[0-9]{10}$' })),
+  payerBankCode: Type.Optional(Type.String({ pattern: '^[0-9]{6}$' })),
+  scenario: Type.Optional(
+    Type.Enum(['onTime', 'afterExpiry', 'duplicateSession'], {
+      description:
+        'onTime (default); afterExpiry: received a second after the account expired; ' +
+        'duplicateSession: delivered twice under one session id.',
+    }),
+  ),
+});
+
+export const SandboxUssdDialBody = Type.Object({
+  reference: Type.String({ pattern: '^[0-9]{10}$', description: 'The USSD reference dialled.' }),
+  ussdBankCode: Type.Optional(
+    Type.String({
+      maxLength: 10,
+      description: "The customer's bank (USSD code, 737 or *737#); default the reference's own.",
+    }),
+  ),
+  amount: Type.Optional(
+    Type.Number({ description: "Naira the customer's bank debits; default the reference's." }),
+  ),
+});
+
+/** What a simulated payment answers: the record it made, as the module's own view renders it. */
+export const SandboxPaymentSchema = Type.Record(Type.String(), Type.Unknown());
+
+export const NipNextOutcomeBody = Type.Object({
+  responseCode: Type.Enum([...NIP_QUEUEABLE_CODES], {
+    description:
+      'What the next outbound NIP transfer gets, whatever its kobo (docs/sandbox-nip.md): ' +
+      "'97' is no answer at all (a timeout); each code's status queries answer as its kobo's do.",
+  }),
+});
+
+export const NipOutcomeQueueSchema = Type.Object({
+  queue: Type.Array(Type.String(), { description: 'Queued response codes, next first.' }),
+});
+
+/** What sandbox fixtures made, for a test to find it (src/sandbox/fixtures/load-fixtures.ts). */
+export const FixturesSummarySchema = Type.Object({
+  seed: Type.Union([Type.String(), Type.Null()]),
+  clients: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      ibsClientId: Type.String(),
+      oauthClientIds: Type.Array(Type.String()),
+      mainAccountNumber: Type.String(),
+      accountNumbers: Type.Array(Type.String(), { description: 'The main account first.' }),
+      subAccountNumbers: Type.Array(Type.String()),
+      virtualAccountNumbers: Type.Array(Type.String(), {
+        description: "Numbers the bank gave the fixtures' virtual accounts, in their order.",
+      }),
+    }),
+  ),
+});
+
+export const SandboxResetSchema = Type.Object({
+  tookMs: Type.Number({ description: 'How long the reset took inside the server.' }),
+  fixtures: FixturesSummarySchema,
+});

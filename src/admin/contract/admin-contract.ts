@@ -1,0 +1,307 @@
+import { type TSchema, Type } from 'typebox';
+import { envelopeSchema, IdParams, pagedEnvelopeSchema } from '../../http/common-schemas.ts';
+import { AccountSchema, StatementQuery, StatementRowSchema } from '../../modules/accounts/index.ts';
+import {
+  CheckoutSettingsBody,
+  CheckoutSettingsSchema,
+  CheckoutVerifySchema,
+} from '../../modules/checkout/index.ts';
+import { VerificationOperatorSchema } from '../../modules/identity/index.ts';
+import { TransferSchema } from '../../modules/transfers/index.ts';
+import { UssdReferenceSchema } from '../../modules/ussd/index.ts';
+import {
+  CategorySchema,
+  ProductSchema,
+  PurchaseTransactionSchema,
+} from '../../modules/vas/index.ts';
+import { VirtualAccountWithPaymentsSchema } from '../../modules/virtual-accounts/index.ts';
+import { FixturesSchema } from '../../sandbox/fixtures/index.ts';
+import {
+  ListDeliveriesQuery,
+  ReplayBody,
+  ReplayResultSchema,
+  WebhookDeliverySchema,
+} from '../../webhooks/webhook-schemas.ts';
+import { UpdateVasCategoryBody, UpdateVasProductsBody } from './catalogue-schemas.ts';
+import {
+  AddAppKeyBody,
+  AppKeyParams,
+  AppKeySchema,
+  AppParams,
+  AppSchema,
+  AppWithKeysSchema,
+  ClientAccessSchema,
+  ClientSchema,
+  CreateClientBody,
+  DashboardLoginLinkSchema,
+  DeliveryParams,
+  EndedSessionsSchema,
+  RegisterAppBody,
+  RevokedSchema,
+  SetWebhookBody,
+  WebhookSetSchema,
+  WebhookUrlSchema,
+} from './operator-schemas.ts';
+import {
+  AccountNumberParams,
+  AdminPageQuery,
+  AdminTransfersQuery,
+  AuditEventSchema,
+  AuditEventsQuery,
+  CheckoutSessionsQuery,
+  ClientAccountParams,
+  ClientAccountsQuery,
+  ClientTransferParams,
+  LedgerOverviewSchema,
+  TransferStorySchema,
+  UssdReferencesQuery,
+  VasPurchasesQuery,
+} from './read-schemas.ts';
+import {
+  ClearedSchema,
+  FixturesSummarySchema,
+  NipNextOutcomeBody,
+  NipOutcomeQueueSchema,
+  SandboxClockBody,
+  SandboxClockSchema,
+  SandboxCreditBody,
+  SandboxFaultBody,
+  SandboxFaultSchema,
+  SandboxFaultsQuery,
+  SandboxPaymentSchema,
+  SandboxResetSchema,
+  SandboxUssdDialBody,
+  SandboxVirtualAccountPaymentBody,
+  SandboxWebhookSchema,
+  SandboxWebhooksQuery,
+} from './sandbox-schemas.ts';
+
+/** One admin route's wire contract: what it takes, and what it answers when it succeeds. */
+export interface AdminRouteContract {
+  readonly params?: TSchema;
+  readonly query?: TSchema;
+  readonly body?: TSchema;
+  /** The status of a success: 201 for what makes a record, 200 otherwise. */
+  readonly status?: 201;
+  /** The success answer whole: the envelope with its data (and the pagination of a list). */
+  readonly answer: TSchema;
+}
+
+const client = {
+  'GET /admin/clients': { query: AdminPageQuery, answer: pagedEnvelopeSchema(ClientSchema) },
+  'POST /admin/clients': {
+    body: CreateClientBody,
+    status: 201,
+    answer: envelopeSchema(ClientSchema),
+  },
+  'GET /admin/clients/:id': { params: IdParams, answer: envelopeSchema(ClientSchema) },
+  'GET /admin/clients/:id/apps': {
+    params: IdParams,
+    answer: envelopeSchema(Type.Array(AppWithKeysSchema)),
+  },
+  'POST /admin/clients/:id/apps': {
+    params: IdParams,
+    body: RegisterAppBody,
+    status: 201,
+    answer: envelopeSchema(AppSchema),
+  },
+  'POST /admin/clients/:id/apps/:appId/revoke': {
+    params: AppParams,
+    answer: envelopeSchema(RevokedSchema),
+  },
+  'POST /admin/clients/:id/apps/:appId/keys': {
+    params: AppParams,
+    body: AddAppKeyBody,
+    status: 201,
+    answer: envelopeSchema(AppKeySchema),
+  },
+  'POST /admin/clients/:id/apps/:appId/keys/:keyId/revoke': {
+    params: AppKeyParams,
+    answer: envelopeSchema(RevokedSchema),
+  },
+  'GET /admin/clients/:id/access': { params: IdParams, answer: envelopeSchema(ClientAccessSchema) },
+  'POST /admin/clients/:id/disable': {
+    params: IdParams,
+    answer: envelopeSchema(ClientAccessSchema),
+  },
+  'POST /admin/clients/:id/enable': {
+    params: IdParams,
+    answer: envelopeSchema(ClientAccessSchema),
+  },
+  'POST /admin/clients/:id/revoke-tokens': {
+    params: IdParams,
+    answer: envelopeSchema(ClientAccessSchema),
+  },
+  'GET /admin/clients/:id/checkout-settings': {
+    params: IdParams,
+    answer: envelopeSchema(CheckoutSettingsSchema),
+  },
+  'PUT /admin/clients/:id/checkout-settings': {
+    params: IdParams,
+    body: CheckoutSettingsBody,
+    answer: envelopeSchema(CheckoutSettingsSchema),
+  },
+  'GET /admin/clients/:id/webhook': { params: IdParams, answer: envelopeSchema(WebhookUrlSchema) },
+  'PUT /admin/clients/:id/webhook': {
+    params: IdParams,
+    body: SetWebhookBody,
+    answer: envelopeSchema(WebhookSetSchema),
+  },
+  'GET /admin/clients/:id/webhooks/deliveries': {
+    params: IdParams,
+    query: ListDeliveriesQuery,
+    answer: pagedEnvelopeSchema(WebhookDeliverySchema),
+  },
+  'POST /admin/clients/:id/webhooks/replay': {
+    params: IdParams,
+    body: ReplayBody,
+    answer: envelopeSchema(ReplayResultSchema),
+  },
+  'POST /admin/clients/:id/webhooks/deliveries/:eventId/replay': {
+    params: DeliveryParams,
+    answer: envelopeSchema(WebhookDeliverySchema),
+  },
+} as const satisfies Record<string, AdminRouteContract>;
+
+/** A client's records, as its own API shows them, and the accounts by number. */
+const records = {
+  'GET /admin/clients/:id/accounts': {
+    params: IdParams,
+    query: ClientAccountsQuery,
+    answer: pagedEnvelopeSchema(AccountSchema),
+  },
+  'GET /admin/clients/:id/accounts/:accountId/statement': {
+    params: ClientAccountParams,
+    query: StatementQuery,
+    answer: pagedEnvelopeSchema(StatementRowSchema),
+  },
+  'GET /admin/clients/:id/transfers': {
+    params: IdParams,
+    query: AdminTransfersQuery,
+    answer: pagedEnvelopeSchema(TransferSchema),
+  },
+  'GET /admin/clients/:id/transfers/:transferId/story': {
+    params: ClientTransferParams,
+    answer: envelopeSchema(TransferStorySchema),
+  },
+  'GET /admin/clients/:id/virtual-accounts': {
+    params: IdParams,
+    query: AdminPageQuery,
+    answer: pagedEnvelopeSchema(VirtualAccountWithPaymentsSchema),
+  },
+  'GET /admin/clients/:id/vas-purchases': {
+    params: IdParams,
+    query: VasPurchasesQuery,
+    answer: pagedEnvelopeSchema(PurchaseTransactionSchema),
+  },
+  'GET /admin/clients/:id/ussd-references': {
+    params: IdParams,
+    query: UssdReferencesQuery,
+    answer: pagedEnvelopeSchema(UssdReferenceSchema),
+  },
+  'GET /admin/clients/:id/checkout-sessions': {
+    params: IdParams,
+    query: CheckoutSessionsQuery,
+    answer: pagedEnvelopeSchema(CheckoutVerifySchema),
+  },
+  'GET /admin/clients/:id/identity-verifications': {
+    params: IdParams,
+    query: AdminPageQuery,
+    answer: pagedEnvelopeSchema(VerificationOperatorSchema),
+  },
+  'GET /admin/accounts/:accountNumber': {
+    params: AccountNumberParams,
+    answer: envelopeSchema(AccountSchema),
+  },
+  'POST /admin/accounts/:accountNumber/freeze': {
+    params: AccountNumberParams,
+    answer: envelopeSchema(AccountSchema),
+  },
+  'POST /admin/accounts/:accountNumber/unfreeze': {
+    params: AccountNumberParams,
+    answer: envelopeSchema(AccountSchema),
+  },
+} as const satisfies Record<string, AdminRouteContract>;
+
+/** The bank as a whole: its ledger, its catalogue, the audit trail, the dashboard's sessions. */
+const bank = {
+  'GET /admin/ledger': { answer: envelopeSchema(LedgerOverviewSchema) },
+  'GET /admin/audit-events': {
+    query: AuditEventsQuery,
+    answer: pagedEnvelopeSchema(AuditEventSchema),
+  },
+  'PUT /admin/vas/service-categories/:id': {
+    params: IdParams,
+    body: UpdateVasCategoryBody,
+    answer: envelopeSchema(CategorySchema),
+  },
+  'PUT /admin/vas/service-categories/:id/products': {
+    params: IdParams,
+    body: UpdateVasProductsBody,
+    answer: envelopeSchema(Type.Array(ProductSchema)),
+  },
+  'POST /admin/dashboard/login-links': {
+    status: 201,
+    answer: envelopeSchema(DashboardLoginLinkSchema),
+  },
+  'POST /admin/dashboard/sessions/end-all': { answer: envelopeSchema(EndedSessionsSchema) },
+} as const satisfies Record<string, AdminRouteContract>;
+
+/** The sandbox's controls (each answers SANDBOX_ONLY in production). */
+const sandbox = {
+  'POST /admin/sandbox/credits': {
+    body: SandboxCreditBody,
+    status: 201,
+    answer: envelopeSchema(SandboxPaymentSchema),
+  },
+  'POST /admin/sandbox/virtual-account-payments': {
+    body: SandboxVirtualAccountPaymentBody,
+    status: 201,
+    answer: envelopeSchema(SandboxPaymentSchema),
+  },
+  'POST /admin/sandbox/ussd-dials': {
+    body: SandboxUssdDialBody,
+    answer: envelopeSchema(SandboxPaymentSchema),
+  },
+  'POST /admin/sandbox/nip/next-outcome': {
+    body: NipNextOutcomeBody,
+    answer: envelopeSchema(NipOutcomeQueueSchema),
+  },
+  'GET /admin/sandbox/clock': { answer: envelopeSchema(SandboxClockSchema) },
+  'POST /admin/sandbox/clock': {
+    body: SandboxClockBody,
+    answer: envelopeSchema(SandboxClockSchema),
+  },
+  'GET /admin/sandbox/webhooks': {
+    query: SandboxWebhooksQuery,
+    answer: pagedEnvelopeSchema(SandboxWebhookSchema),
+  },
+  'GET /admin/sandbox/faults': {
+    query: SandboxFaultsQuery,
+    answer: envelopeSchema(Type.Array(SandboxFaultSchema)),
+  },
+  'POST /admin/sandbox/faults': {
+    body: SandboxFaultBody,
+    status: 201,
+    answer: envelopeSchema(SandboxFaultSchema),
+  },
+  'DELETE /admin/sandbox/faults': {
+    query: SandboxFaultsQuery,
+    answer: envelopeSchema(ClearedSchema),
+  },
+  'DELETE /admin/sandbox/faults/:id': { params: IdParams, answer: envelopeSchema(ClearedSchema) },
+  'GET /admin/sandbox/fixtures': { answer: envelopeSchema(FixturesSchema) },
+  'POST /admin/sandbox/fixtures': {
+    body: FixturesSchema,
+    answer: envelopeSchema(FixturesSummarySchema),
+  },
+  'POST /admin/sandbox/reset': { answer: envelopeSchema(SandboxResetSchema) },
+} as const satisfies Record<string, AdminRouteContract>;
+
+/**
+ * The admin API's contract: every admin route, by method and path, with the schemas of what it
+ * takes and answers. The admin routes declare these very schemas (the contract test checks the
+ * published ones match), and the dashboard's calls are typed from them: a changed answer breaks
+ * the dashboard's build.
+ */
+export const adminContract = { ...client, ...records, ...bank, ...sandbox };

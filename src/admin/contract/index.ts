@@ -1,0 +1,16 @@
+/**
+ * The admin API's contract, its one public file: the schemas of what each admin route takes and
+ * answers, by method and path, and the types a caller's requests and answers take from them. The
+ * admin routes and the dashboard both import it; the dashboard imports nothing else of admin/.
+ */
+export { adminContract } from './admin-contract.ts';
+export type {
+  AdminAnswerBody,
+  AdminAnswerSchema,
+  AdminMethod,
+  AdminPath,
+  AdminRequest,
+  AdminRouteKey,
+  AdminRouteOf,
+} from './contract-types.ts';
+export { ClientSchema } from './operator-schemas.ts';
