@@ -8,6 +8,7 @@ import type { Config, Secrets } from './config/config.ts';
 import { createLoginLinks } from './dashboard/index.ts';
 import type { Db } from './db/db.ts';
 import { groupCommitLimits } from './db/group-commit.ts';
+import { serverBusy } from './errors/app-error.ts';
 import {
   guardBiller,
   guardIdentityBureau,
@@ -161,7 +162,10 @@ export function createServices(deps: ServiceDeps) {
     bankName: (code) => banks.find(code)?.name,
   });
   // The money path group-commits placements, settlements and inbound credits.
-  const batches = groupCommitLimits(db.kind);
+  const batches = groupCommitLimits(db.kind, {
+    maxWaiting: config.groupCommitMaxWaiting,
+    refuse: serverBusy,
+  });
   // Virtual accounts are paid through the transfers module, which finds them through this port.
   const collections = createVirtualAccountCollections({
     clock,
