@@ -15,7 +15,6 @@ import {
   guardRail,
   guardUssdGateway,
 } from './guarded-providers.ts';
-import { cappedShareCharges } from './ledger/charges.ts';
 import { GL_ACCOUNTS } from './ledger/gl-accounts.ts';
 import { createLedgerOverview } from './ledger/ledger-overview.ts';
 import { createAccountService, createSubAccountService } from './modules/accounts/index.ts';
@@ -208,6 +207,7 @@ export function createServices(deps: ServiceDeps) {
     clock,
     institutionCode: config.institutionCode,
     config: config.virtualAccounts,
+    vatBasisPoints: config.transfers.vatBasisPoints,
     callbackPolicy: destinationPolicy(config),
     webhookUrlOf: async (clientId) => (await webhookService.getSettings(clientId)).url,
   });
@@ -257,7 +257,6 @@ export function createServices(deps: ServiceDeps) {
   });
   // Payments the gateway reports settle like credits from other banks.
   ussdGateway.onPayment((notice) => ussdService.settle(notice));
-  const vatBasisPoints = config.transfers.vatBasisPoints;
   const checkoutService = createCheckoutService({
     db,
     clock,
@@ -269,23 +268,6 @@ export function createServices(deps: ServiceDeps) {
     clientNames,
     virtualAccounts: virtualAccountService,
     ussd: ussdService,
-    charges: {
-      BANK_TRANSFER: (amountKobo) =>
-        cappedShareCharges(
-          amountKobo,
-          {
-            basisPoints: config.virtualAccounts.feeBasisPoints,
-            capKobo: config.virtualAccounts.feeCapKobo,
-          },
-          vatBasisPoints,
-        ),
-      USSD: (amountKobo) =>
-        cappedShareCharges(
-          amountKobo,
-          { basisPoints: config.ussd.feeBasisPoints, capKobo: config.ussd.feeCapKobo },
-          vatBasisPoints,
-        ),
-    },
     callbackPolicy: destinationPolicy(config),
     webhookUrlOf: async (clientId) => (await webhookService.getSettings(clientId)).url,
     sandbox: config.ibsEnv === 'sandbox' ? checkoutSandbox(rail, ussdGateway) : undefined,
