@@ -63,17 +63,8 @@ export interface StartedServer {
  * entry, the CLI's `start` and `openibs/testing`.
  */
 export async function startServer(options: StartOptions = {}): Promise<StartedServer> {
-  const env = { ...(options.env ?? process.env) };
-  if (options.host !== undefined) {
-    env.HOST = options.host;
-  }
-  if (options.port !== undefined) {
-    // Port 0: a free port is found first, so the configured base URL (the assertions' audience)
-    // names the port the server really listens on.
-    env.PORT = String(options.port === 0 ? await freePort(env.HOST ?? '127.0.0.1') : options.port);
-  }
+  const config = loadConfig(await environmentOf(options));
   const memory = options.memory === true;
-  const config = loadConfig(env);
   if (memory && (config.ibsEnv !== 'sandbox' || config.databaseUrl !== undefined)) {
     throw new Error(
       '--memory runs the sandbox on an embedded database: unset IBS_ENV and DATABASE_URL',
@@ -81,16 +72,7 @@ export async function startServer(options: StartOptions = {}): Promise<StartedSe
   }
   const secrets = memory ? memorySecrets(config) : await resolveSecrets(config);
   let log: Pick<FastifyBaseLogger, 'warn' | 'error'> | undefined;
-  const db = memory
-    ? await createPgliteDb({ dataDir: undefined, image: (await migratedImage()).tarball })
-    : await createDb(config, {
-        onConnectionError: (error, unreported) =>
-          log?.warn(
-            { err: error, unreported },
-            'database connection lost (requests answer 503 until it is back)',
-          ),
-      });
-  await migrate(db);
+  const db = await openDatabase(config, memory, () => log);
   // The sandbox runs on a test clock an operator or a test can move (POST /admin/sandbox/clock);
   // what it must not move (client assertions, dashboard sign-ins) keeps real time.
   const sandboxClock = config.ibsEnv === 'sandbox' ? new SandboxClock() : undefined;
@@ -149,6 +131,42 @@ export async function startServer(options: StartOptions = {}): Promise<StartedSe
       redis?.disconnect();
     },
   };
+}
+
+/** The environment the configuration is read from, with the options' host and port in it. */
+async function environmentOf(options: StartOptions): Promise<NodeJS.ProcessEnv> {
+  const env = { ...(options.env ?? process.env) };
+  if (options.host !== undefined) {
+    env.HOST = options.host;
+  }
+  if (options.port !== undefined) {
+    // Port 0: a free port is found first, so the configured base URL (the assertions' audience)
+    // names the port the server really listens on.
+    env.PORT = String(options.port === 0 ? await freePort(env.HOST ?? '127.0.0.1') : options.port);
+  }
+  return env;
+}
+
+/**
+ * The database, migrated: embedded in memory from the migrated image, or the configured one. A
+ * lost connection is logged (once the app's logger exists) and answered 503 until it is back.
+ */
+async function openDatabase(
+  config: Config,
+  memory: boolean,
+  log: () => Pick<FastifyBaseLogger, 'warn'> | undefined,
+): Promise<Db> {
+  const db = memory
+    ? await createPgliteDb({ dataDir: undefined, image: (await migratedImage()).tarball })
+    : await createDb(config, {
+        onConnectionError: (error, unreported) =>
+          log()?.warn(
+            { err: error, unreported },
+            'database connection lost (requests answer 503 until it is back)',
+          ),
+      });
+  await migrate(db);
+  return db;
 }
 
 /** Shared rate-limit counters, when several server processes must count together. */

@@ -353,7 +353,6 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     return { session, account };
   }
 
-  /** The USSD reference the customer dials at their bank: the open one for it, or a new one. */
   /**
    * The USSD reference the customer dials at the bank they picked. Any listed bank pays any
    * reference, so the session keeps one open reference and only the dial string follows the
