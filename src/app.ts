@@ -10,12 +10,16 @@ import Fastify, {
 } from 'fastify';
 import type { Redis } from 'ioredis';
 import { isAdminPath, recordUnroutedAdminCall } from './admin/operator-audit.ts';
-import { adminRoutes } from './admin/routes/index.ts';
+import {
+  type AdminRoutesOptions,
+  adminRoutes,
+  type SandboxControls,
+} from './admin/routes/index.ts';
 import { requireAccessToken } from './auth/authenticate.ts';
-import { tokenRoute } from './auth/routes/token.ts';
 import type { Config, Secrets } from './config/config.ts';
-import { dashboardRoutes } from './dashboard/index.ts';
+import { type DashboardOptions, dashboardRoutes } from './dashboard/index.ts';
 import type { Db } from './db/db.ts';
+import { DESCRIPTORS } from './descriptors.ts';
 import {
   frameworkErrorOf,
   installErrorHandlers,
@@ -24,34 +28,20 @@ import {
 } from './errors/error-handler.ts';
 import { healthRoutes } from './http/health.ts';
 import { installRequestMetrics, metricsRoute } from './http/metrics.ts';
+import type { RouteInstance, RouteParts, RouteScope } from './http/module-descriptor.ts';
 import { installClientInput } from './http/plugins/client-input.ts';
-import { createEnumerationGuard } from './http/plugins/enumeration-guard.ts';
 import { parseFormBody } from './http/plugins/form-parser.ts';
 import { installJsonParser } from './http/plugins/json-parser.ts';
 import { registerOpenApi } from './http/plugins/openapi.ts';
 import { addPrivacyHeaders } from './http/plugins/privacy-headers.ts';
-import { installRateLimits } from './http/plugins/rate-limits.ts';
+import { asPreHandler, byClient, byIp, installRateLimits } from './http/plugins/rate-limits.ts';
 import { createSerializerFactory, createValidatorFactory } from './http/plugins/validators.ts';
 import { serverTimeoutOptions } from './http/server-timeouts.ts';
-import { createMetricsRegistry } from './metrics.ts';
-import { accountRoutes } from './modules/accounts/index.ts';
-import { beneficiaryRoutes } from './modules/beneficiaries/index.ts';
-import {
-  checkoutPageView,
-  checkoutPublicRoutes,
-  checkoutSettingsRoutes,
-  verifyCheckoutRoute,
-} from './modules/checkout/index.ts';
-import { identityRoutes } from './modules/identity/index.ts';
-import { findBank, transferRoutes } from './modules/transfers/index.ts';
-import { isUssdGatewaySimulator, ussdRoutes } from './modules/ussd/index.ts';
-import { vasRoutes } from './modules/vas/index.ts';
-import { virtualAccountRoutes } from './modules/virtual-accounts/index.ts';
+import { isUssdGatewaySimulator } from './modules/ussd/index.ts';
 import { isNipSimulator } from './rails/nip/nip-simulator.ts';
 import { installSandboxFaults } from './sandbox/faults/index.ts';
 import type { Services } from './services.ts';
 import { type Clock, SandboxClock } from './shared/clock.ts';
-import { webhookRoutes } from './webhooks/routes/index.ts';
 
 export interface AppDeps {
   readonly config: Config;
@@ -66,42 +56,45 @@ export interface AppDeps {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
-const NAME_ENQUIRY = '/transfers/name-enquiry';
 /** The routes that reset: their own failures are theirs to answer. */
 const RESETS = new Set(['/admin/sandbox/reset', '/admin/sandbox/fixtures']);
 
 /**
- * The HTTP app: framework options, the edge plugins, then one registrar per module. It builds no
- * service; server.ts, the tests and the benchmarks hand it the services they built once.
+ * The HTTP app: framework options, the edge plugins, then every descriptor's routes in their
+ * scope (src/descriptors.ts), the admin API and the dashboard. It builds no service: server.ts,
+ * the tests and the benchmarks hand it the service graph they built once.
  */
-/**
- * Sandbox: whether a reset ran while a request was handled (it arrived under another generation,
- * or one is running now). Its failures answer SANDBOX_RESET (error-handler.ts); the routes that
- * reset answer their own.
- */
-function resetCrossings(
-  app: FastifyInstance,
-  resets: Services['sandboxResets'],
-  sandbox: boolean,
-): (request: FastifyRequest) => boolean {
-  if (!sandbox) {
-    return () => false;
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, services } = deps;
+  const app = createFastify(deps);
+  await app.register(formbody, { parser: parseFormBody });
+  await registerOpenApi(app, config);
+  const limits = await installLimits(app, deps);
+  await app.register(healthRoutes, { db: deps.db });
+  if (services.metrics !== undefined) {
+    await app.register(metricsRoute, { registry: services.metrics, token: config.metrics.token });
   }
-  const arrivedIn = new WeakMap<FastifyRequest, number>();
-  app.addHook('onRequest', async (request) => {
-    arrivedIn.set(request, resets.generation());
+  const parts = { config, db: deps.db, clock: deps.clock, services, limit: limits.limit };
+  await registerRoutes(app, 'public', parts);
+  await app.register(async (api) => {
+    requireAccessToken(api, services);
+    api.addHook('preHandler', asPreHandler(limits.api));
+    // Sandbox: the failures a test asked for on its client's calls
+    // (docs/sandbox-testing-controls.md).
+    if (services.sandboxFaults !== undefined) {
+      installSandboxFaults(api, services.sandboxFaults);
+    }
+    await registerRoutes(api, 'api', parts);
   });
-  return (request) => {
-    const arrived = arrivedIn.get(request);
-    return (
-      !RESETS.has(request.routeOptions.url ?? '') &&
-      arrived !== undefined &&
-      (arrived !== resets.generation() || resets.resetting())
-    );
-  };
+  await app.register(adminRoutes, adminOptions(deps, limits));
+  if (config.exposure.dashboardEnabled) {
+    await app.register(dashboardRoutes, dashboardOptions(deps, limits));
+  }
+  return app;
 }
 
-export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+/** Fastify with our options, and what goes on the root before any route. */
+function createFastify(deps: AppDeps) {
   const { config, services } = deps;
   const app = Fastify({
     logger: deps.logger ?? false,
@@ -128,22 +121,36 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   installJsonParser(app);
   installClientInput(app);
-  // Prometheus metrics, one registry per app (docs/deployment.md): the request hooks go on the
-  // root before any route, so every route is counted.
-  const metrics = config.metrics.enabled
-    ? createMetricsRegistry({
-        db: deps.db,
-        clock: deps.clock,
-        collectTimeoutMs: config.metrics.collectTimeoutMs,
-      })
-    : undefined;
-  if (metrics !== undefined) {
-    installRequestMetrics(app, metrics);
+  // Prometheus (docs/deployment.md): the request hooks go on the root before any route, so
+  // every route is counted.
+  if (services.metrics !== undefined) {
+    installRequestMetrics(app, services.metrics);
   }
-  await app.register(formbody, { parser: parseFormBody });
-  await registerOpenApi(app, config);
+  return app;
+}
 
-  const limits = config.rateLimits;
+/** Every descriptor's routes of one scope, in the descriptors' order. */
+async function registerRoutes(
+  instance: RouteInstance,
+  scope: RouteScope,
+  parts: RouteParts<Services>,
+): Promise<void> {
+  for (const descriptor of DESCRIPTORS) {
+    for (const routes of descriptor.routes ?? []) {
+      if (routes.scope === scope) {
+        await routes.register(instance, parts);
+      }
+    }
+  }
+}
+
+/**
+ * The app's rate limits (docs/operations.md): a route declares its own (`config.limits`);
+ * the scopes' limits are these, the API's per client and the admin API's per address.
+ */
+async function installLimits(app: FastifyInstance, deps: AppDeps) {
+  const { services } = deps;
+  const limits = deps.config.rateLimits;
   const limit = await installRateLimits(app, {
     redis: deps.redis,
     redisPrefix: limits.redisPrefix,
@@ -158,202 +165,102 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         request,
       }),
   });
-  const perIp = (request: FastifyRequest) => request.ip;
-  // Wrong admin tokens, at the admin API or the dashboard's sign-in: one allowance per address,
-  // and an address that spends it is locked out of both until the window ends.
-  const adminFailures = limit.lockout({
-    name: 'admin-failures',
-    max: limits.adminFailuresPerMinutePerIp,
-    key: perIp,
-  });
-  const perClient = (request: FastifyRequest) => request.principal.clientId;
-  const apiLimit = limit({ name: 'api', max: limits.apiPerMinutePerClient, key: perClient });
-  // Name enquiry reveals customers' names: it has a limit of its own (docs/operations.md).
-  const nameEnquiryLimit = limit({
-    name: 'name-enquiry',
-    max: limits.nameEnquiryPerMinutePerClient,
-    key: perClient,
-  });
-  // A client that asks about many numbers that are no account is walking them: it waits.
-  const nameEnquiryMisses = createEnumerationGuard({
-    misses: limit({
-      name: 'name-enquiry-misses',
-      max: limits.nameEnquiryMissesPerHourPerClient,
-      perSeconds: 3600,
-      key: perClient,
-    }),
-    key: perClient,
-    isMiss: (reply, payload) =>
-      reply.statusCode === 400 &&
-      typeof payload === 'string' &&
-      payload.includes('"NAME_ENQUIRY_FAILED"'),
-  });
-  // A sandbox reset clears these counts too; an app closed (in a test) is taken off the list.
-  const unregister = [
-    services.sandboxResets.register('rate-limits', () => limit.reset()),
-    services.sandboxResets.register('name-enquiry-misses', () => nameEnquiryMisses.reset()),
-  ];
-  app.addHook('onClose', async () => {
-    for (const off of unregister) {
-      off();
-    }
-  });
-  await app.register(healthRoutes, { db: deps.db });
-  if (metrics !== undefined) {
-    await app.register(metricsRoute, { registry: metrics, token: config.metrics.token });
-  }
-  const ourBankName = findBank(config.institutionCode, config.institutionCode)?.name ?? '';
-  await app.register(checkoutPublicRoutes, {
-    checkoutService: services.checkoutService,
-    checkoutConfig: config.checkout,
+  // A sandbox reset clears the counts too; an app closed (in a test) is taken off the list.
+  const unregister = services.sandboxResets.register('rate-limits', () => limit.reset());
+  app.addHook('onClose', async () => unregister());
+  return {
     limit,
-    maxAmountKobo: config.maxAmountKobo,
-    bank: { name: ourBankName, code: config.institutionCode },
-    checkoutViewContext: () => ({ institutionCode: config.institutionCode, now: deps.clock.now() }),
-    checkoutPageViews: {
-      page: (session) =>
-        checkoutPageView(session, {
-          now: deps.clock.now(),
-          environment: config.ibsEnv,
-          payable: {
-            BANK_TRANSFER: services.checkoutService.payable(session, 'BANK_TRANSFER'),
-            USSD: services.checkoutService.payable(session, 'USSD'),
-          },
-          banks: services.ussdService.banks(),
-        }),
-    },
-  });
-  await app.register(tokenRoute, {
-    tokenService: services.tokenService,
-    limit: limit({ name: 'token', max: limits.tokenPerMinutePerIp, key: perIp }),
-  });
-  await app.register(async (authenticated) => {
-    requireAccessToken(authenticated, services);
-    authenticated.addHook('preHandler', async (request) => {
-      await apiLimit(request);
-      if (request.routeOptions.url === NAME_ENQUIRY) {
-        await nameEnquiryLimit(request);
-        await nameEnquiryMisses.check(request);
-      }
-    });
-    authenticated.addHook('onSend', async (request, reply, payload) => {
-      if (request.routeOptions.url === NAME_ENQUIRY) {
-        await nameEnquiryMisses.record(request, reply, payload);
-      }
-    });
-    // Sandbox: the failures a test asked for on its client's calls
-    // (docs/sandbox-testing-controls.md).
-    if (services.sandboxFaults !== undefined) {
-      installSandboxFaults(authenticated, services.sandboxFaults);
-    }
-    await authenticated.register(accountRoutes, {
-      accountService: services.accountService,
-      subAccountService: services.subAccountService,
-      institutionCode: config.institutionCode,
-      maxAmountKobo: config.maxAmountKobo,
-    });
-    await authenticated.register(identityRoutes, { identityService: services.identityService });
-    await authenticated.register(transferRoutes, {
-      institutionCode: config.institutionCode,
-      nameEnquiryService: services.nameEnquiryService,
-      outboundTransfers: services.outboundTransfers,
-      transferService: services.transferService,
-      maxAmountKobo: config.maxAmountKobo,
-    });
-    await authenticated.register(virtualAccountRoutes, {
-      virtualAccountService: services.virtualAccountService,
-      virtualAccountConfig: config.virtualAccounts,
-      maxAmountKobo: config.maxAmountKobo,
-      viewContext: () => ({
-        institutionCode: config.institutionCode,
-        bankName: findBank(config.institutionCode, config.institutionCode)?.name ?? '',
-        now: deps.clock.now(),
-      }),
-    });
-    await authenticated.register(vasRoutes, {
-      vasCatalogueService: services.vasCatalogueService,
-      vasPurchaseService: services.vasPurchaseService,
-      institutionCode: config.institutionCode,
-      clock: deps.clock,
-      maxAmountKobo: config.maxAmountKobo,
-    });
-    await authenticated.register(ussdRoutes, {
-      ussdService: services.ussdService,
-      maxAmountKobo: config.maxAmountKobo,
-      ussdViewContext: () => ({ institutionCode: config.institutionCode, now: deps.clock.now() }),
-    });
-    await authenticated.register(verifyCheckoutRoute, {
-      checkoutService: services.checkoutService,
-      institutionCode: config.institutionCode,
-      clock: deps.clock,
-    });
-    await authenticated.register(checkoutSettingsRoutes, {
-      checkoutService: services.checkoutService,
-      auditLog: services.auditLog,
-    });
-    await authenticated.register(beneficiaryRoutes, {
-      beneficiaryService: services.beneficiaryService,
-    });
-    await authenticated.register(webhookRoutes, {
-      webhookService: services.webhookService,
-      auditLog: services.auditLog,
-      clock: deps.clock,
-    });
-  });
-  await app.register(adminRoutes, {
-    adminToken: deps.secrets.adminToken,
-    auditLog: services.auditLog,
-    adminAllowList: config.exposure.adminAllowList,
-    adminLimits: {
-      everyRequest: limit({ name: 'admin', max: limits.adminPerMinutePerIp, key: perIp }),
-      failures: adminFailures,
-    },
-    clientService: services.clientService,
-    dashboardLoginLinks: config.exposure.dashboardEnabled
-      ? services.dashboardLoginLinks
-      : undefined,
-    dashboardSessions: config.exposure.dashboardEnabled ? services.dashboardSessions : undefined,
-    publicBaseUrl: config.publicBaseUrl,
-    accountService: services.accountService,
-    transferService: services.transferService,
-    ledgerOverview: services.ledgerOverview,
-    inboundCredits: services.inboundCredits,
-    virtualAccountService: services.virtualAccountService,
-    vasCatalogueService: services.vasCatalogueService,
-    institutionCode: config.institutionCode,
-    sandboxNetwork:
-      config.ibsEnv === 'sandbox' && isNipSimulator(services.rail) ? services.rail : undefined,
-    maxAmountKobo: config.maxAmountKobo,
-    webhookService: services.webhookService,
-    ussdService: services.ussdService,
-    vasPurchaseService: services.vasPurchaseService,
-    checkoutService: services.checkoutService,
-    identityService: services.identityService,
-    sandboxUssdGateway:
-      config.ibsEnv === 'sandbox' && isUssdGatewaySimulator(services.ussdGateway)
-        ? services.ussdGateway
-        : undefined,
-    clock: deps.clock,
-    sandboxClock:
-      config.ibsEnv === 'sandbox' && deps.clock instanceof SandboxClock ? deps.clock : undefined,
-    sandboxWebhookInbox: services.webhookInbox,
-    sandboxFaults: services.sandboxFaults,
-    sandboxFixtures: services.sandboxFixtures,
-  });
-  if (config.exposure.dashboardEnabled) {
-    await app.register(dashboardRoutes, {
+    api: limit({ name: 'api', max: limits.apiPerMinutePerClient, key: byClient }),
+    admin: limit({ name: 'admin', max: limits.adminPerMinutePerIp, key: byIp }),
+    // Wrong admin tokens, at the admin API or the dashboard's sign-in: one allowance per
+    // address, and an address that spends it is locked out of both until the window ends.
+    adminFailures: limit.lockout({
+      name: 'admin-failures',
+      max: limits.adminFailuresPerMinutePerIp,
+      key: byIp,
+    }),
+  };
+}
+
+type AppLimits = Awaited<ReturnType<typeof installLimits>>;
+
+function adminOptions(deps: AppDeps, limits: AppLimits): AdminRoutesOptions {
+  const { config, services } = deps;
+  return {
+    access: {
       adminToken: deps.secrets.adminToken,
-      sandbox: config.ibsEnv === 'sandbox',
-      secureCookies: config.publicBaseUrl.startsWith('https:'),
-      sessionTtlSeconds: config.exposure.dashboardSessionTtlSeconds,
-      loginLinks: services.dashboardLoginLinks,
       auditLog: services.auditLog,
       allowList: config.exposure.adminAllowList,
-      sessionStore: services.dashboardSessions,
-      signInFailures: adminFailures,
-    });
+      limits: { everyRequest: limits.admin, failures: limits.adminFailures },
+    },
+    bank: {
+      institutionCode: config.institutionCode,
+      maxAmountKobo: config.maxAmountKobo,
+      publicBaseUrl: config.publicBaseUrl,
+      clock: deps.clock,
+    },
+    services,
+    dashboard: config.exposure.dashboardEnabled
+      ? { loginLinks: services.dashboardLoginLinks, sessions: services.dashboardSessions }
+      : undefined,
+    sandbox: sandboxControls(deps),
+  };
+}
+
+/** What the sandbox's admin routes drive; in production, nothing. */
+function sandboxControls({ config, services, clock }: AppDeps): SandboxControls {
+  const sandbox = config.ibsEnv === 'sandbox';
+  return {
+    network: sandbox && isNipSimulator(services.rail) ? services.rail : undefined,
+    ussdGateway:
+      sandbox && isUssdGatewaySimulator(services.ussdGateway) ? services.ussdGateway : undefined,
+    clock: sandbox && clock instanceof SandboxClock ? clock : undefined,
+    webhookInbox: services.webhookInbox,
+    faults: services.sandboxFaults,
+    fixtures: services.sandboxFixtures,
+  };
+}
+
+function dashboardOptions(deps: AppDeps, limits: AppLimits): DashboardOptions {
+  const { config, services } = deps;
+  return {
+    adminToken: deps.secrets.adminToken,
+    sandbox: config.ibsEnv === 'sandbox',
+    secureCookies: config.publicBaseUrl.startsWith('https:'),
+    sessionTtlSeconds: config.exposure.dashboardSessionTtlSeconds,
+    loginLinks: services.dashboardLoginLinks,
+    auditLog: services.auditLog,
+    allowList: config.exposure.adminAllowList,
+    sessionStore: services.dashboardSessions,
+    signInFailures: limits.adminFailures,
+  };
+}
+
+/**
+ * Sandbox: whether a reset ran while a request was handled (it arrived under another generation,
+ * or one is running now). Its failures answer SANDBOX_RESET (error-handler.ts); the routes that
+ * reset answer their own.
+ */
+function resetCrossings(
+  app: FastifyInstance,
+  resets: Services['sandboxResets'],
+  sandbox: boolean,
+): (request: FastifyRequest) => boolean {
+  if (!sandbox) {
+    return () => false;
   }
-  return app;
+  const arrivedIn = new WeakMap<FastifyRequest, number>();
+  app.addHook('onRequest', async (request) => {
+    arrivedIn.set(request, resets.generation());
+  });
+  return (request) => {
+    const arrived = arrivedIn.get(request);
+    return (
+      !RESETS.has(request.routeOptions.url ?? '') &&
+      arrived !== undefined &&
+      (arrived !== resets.generation() || resets.resetting())
+    );
+  };
 }
 
 /** What every answer carries, whichever layer made it: its request id and the privacy headers. */

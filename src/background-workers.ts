@@ -1,16 +1,9 @@
 import type { Config } from './config/config.ts';
 import type { Db } from './db/db.ts';
-import { createCheckoutCompletionWorker } from './modules/checkout/index.ts';
-import { createStatusQueryWorker } from './modules/transfers/index.ts';
-import { createUssdStatusQueryWorker } from './modules/ussd/index.ts';
-import { createVasStatusQueryWorker } from './modules/vas/index.ts';
-import { createRetentionWorker } from './retention-worker.ts';
+import { DESCRIPTORS } from './descriptors.ts';
+import type { BackgroundWorker, ModuleWorker } from './http/module-descriptor.ts';
 import type { Services } from './services.ts';
 import { type Clock, SandboxClock } from './shared/clock.ts';
-import type { PollLoopOptions } from './shared/poll-loop.ts';
-import { createDeliveryWorker } from './webhooks/delivery-worker.ts';
-import { destinationPolicy } from './webhooks/destination-guard.ts';
-import { createHttpSender, type WebhookSender } from './webhooks/http-sender.ts';
 
 export interface BackgroundWorkerDeps {
   readonly config: Config;
@@ -19,10 +12,7 @@ export interface BackgroundWorkerDeps {
   readonly clock: Clock;
   /** Real time, for what the test clock does not move (services.ts); by default `clock`. */
   readonly wallClock?: Clock;
-  readonly services: Pick<
-    Services,
-    'outboundTransfers' | 'vasPurchaseService' | 'ussdService' | 'checkoutService' | 'deliveryFence'
-  >;
+  readonly services: Services;
   /** Told about a run of failed rounds (throttled) and when a worker works again. */
   readonly report: {
     readonly onError: (worker: string, error: unknown, failedRounds: number) => void;
@@ -30,57 +20,63 @@ export interface BackgroundWorkerDeps {
   };
 }
 
-export type WorkerName =
-  | 'statusQueries'
-  | 'vasStatusQueries'
-  | 'ussdStatusQueries'
-  | 'checkoutCompletions'
-  | 'webhookDeliveries'
-  | 'retention';
+/** A worker's name: `statusQueries`, `webhookDeliveries`, ... (its module's descriptor names it). */
+export type WorkerName = string;
 
-type Reporting = (worker: WorkerName) => Pick<PollLoopOptions, 'onError' | 'onRecovered'>;
+/** Every background loop of every descriptor, in the descriptors' order. */
+const MODULE_WORKERS: readonly ModuleWorker<Services>[] = DESCRIPTORS.flatMap(
+  (descriptor) => descriptor.workers ?? [],
+);
+
+/** Every worker's name: what the worker process (`npm run worker`) starts. */
+export const ALL_WORKERS: readonly WorkerName[] = MODULE_WORKERS.map((worker) => worker.name);
 
 /**
- * Every background loop, tuned from the configuration: the status queries that settle
- * Processing NIP transfers, pending VAS purchases and USSD payments whose notice was lost, and
- * webhook delivery. The server runs those its configuration
- * enables; the worker process (`npm run worker`) runs them all. Several can run against one
- * PostgreSQL: they claim disjoint work with FOR UPDATE SKIP LOCKED.
+ * Every background loop the descriptors declare (the status queries that settle Processing NIP
+ * transfers, pending VAS purchases and USSD payments whose notice was lost, checkout
+ * completions, webhook delivery, retention), tuned from the configuration. The server runs
+ * those its configuration enables; the worker process (`npm run worker`) runs them all.
+ * Several can run against one PostgreSQL: they claim disjoint work with FOR UPDATE SKIP LOCKED.
  */
 export function createBackgroundWorkers(deps: BackgroundWorkerDeps) {
-  const { config } = deps;
-  const reporting: Reporting = (worker) => ({
-    onError: (error, failedRounds) => deps.report.onError(worker, error, failedRounds),
-    onRecovered: (failedRounds) => deps.report.onRecovered(worker, failedRounds),
-  });
-  const sender = createHttpSender({
-    timeoutMs: config.webhooks.timeoutMs,
-    policy: destinationPolicy(config),
-  });
-  const all = {
-    ...statusWorkers(deps, reporting),
-    ...upkeepWorkers(deps, reporting, sender),
-  } satisfies Record<WorkerName, unknown>;
+  const all = new Map<WorkerName, { worker: BackgroundWorker; wakesLast: boolean }>();
+  for (const declared of MODULE_WORKERS) {
+    const worker = declared.create({
+      config: deps.config,
+      db: deps.db,
+      clock: deps.clock,
+      wallClock: deps.wallClock,
+      services: deps.services,
+      reporting: {
+        onError: (error, failedRounds) => deps.report.onError(declared.name, error, failedRounds),
+        onRecovered: (failedRounds) => deps.report.onRecovered(declared.name, failedRounds),
+      },
+    });
+    all.set(declared.name, { worker, wakesLast: declared.wakesLast === true });
+  }
   const started = new Set<WorkerName>();
   /**
-   * A round of every started worker now; webhook delivery last, so the events the others' rounds
-   * wrote go out in the same wake. Answers when those rounds are done.
+   * A round of every started worker now; those that wake last (webhook delivery) after the
+   * others, so the events the others' rounds wrote go out in the same wake. Answers when those
+   * rounds are done.
    */
   async function wake(): Promise<void> {
-    const first = [...started].filter((name) => name !== 'webhookDeliveries');
-    await Promise.all(first.map((name) => all[name].wake()));
-    if (started.has('webhookDeliveries')) {
-      await all.webhookDeliveries.wake();
-    }
+    const woken = [...started].map((name) => all.get(name)).filter((entry) => entry !== undefined);
+    await Promise.all(woken.filter((entry) => !entry.wakesLast).map(({ worker }) => worker.wake()));
+    await Promise.all(woken.filter((entry) => entry.wakesLast).map(({ worker }) => worker.wake()));
   }
   // In the sandbox, moving the test clock makes work due: the workers look at once.
   let unsubscribe: (() => void) | undefined;
   return {
     wake,
     /** Starts the named workers (by default, those the configuration runs in the server). */
-    start(names: readonly WorkerName[] = enabledInServer(config)) {
+    start(names: readonly WorkerName[] = enabledInServer(deps.config)) {
       for (const name of names) {
-        all[name].start();
+        const entry = all.get(name);
+        if (entry === undefined) {
+          throw new Error(`no background worker is named ${name}`);
+        }
+        entry.worker.start();
         started.add(name);
       }
       if (unsubscribe === undefined && deps.clock instanceof SandboxClock) {
@@ -88,80 +84,12 @@ export function createBackgroundWorkers(deps: BackgroundWorkerDeps) {
       }
       return [...started];
     },
+    /** Stops every worker (one never started stops at once) and lets go of what they hold. */
     async stop() {
       unsubscribe?.();
       unsubscribe = undefined;
-      await Promise.all([...started].map((name) => all[name].stop()));
-      sender.close();
+      await Promise.all([...all.values()].map(({ worker }) => worker.stop()));
     },
-  };
-}
-
-/** The loops that ask a vendor about work left pending, and the checkout completions. */
-function statusWorkers(deps: BackgroundWorkerDeps, reporting: Reporting) {
-  const settings = deps.config.transfers.statusQueryWorker;
-  const common = {
-    db: deps.db,
-    clock: deps.clock,
-    batchSize: settings.batchSize,
-    pollIntervalMs: settings.pollIntervalMs,
-    claimSeconds: settings.claimSeconds,
-  };
-  return {
-    statusQueries: createStatusQueryWorker({
-      ...common,
-      outbound: deps.services.outboundTransfers,
-      ...reporting('statusQueries'),
-    }),
-    // Pending VAS purchases, on the same worker settings as the NIP status queries.
-    vasStatusQueries: createVasStatusQueryWorker({
-      ...common,
-      purchases: deps.services.vasPurchaseService,
-      ...reporting('vasStatusQueries'),
-    }),
-    // Unpaid USSD references whose payment notice may have been lost, on the same settings.
-    ussdStatusQueries: createUssdStatusQueryWorker({
-      ...common,
-      ussd: deps.services.ussdService,
-      ...reporting('ussdStatusQueries'),
-    }),
-    // Checkout sessions paid while no page watched them, so their event still goes out.
-    checkoutCompletions: createCheckoutCompletionWorker({
-      checkout: deps.services.checkoutService,
-      clock: deps.clock,
-      batchSize: settings.batchSize,
-      pollIntervalMs: settings.pollIntervalMs,
-      everySeconds: 10,
-      ...reporting('checkoutCompletions'),
-    }),
-  };
-}
-
-/** Webhook delivery and retention. */
-function upkeepWorkers(deps: BackgroundWorkerDeps, reporting: Reporting, sender: WebhookSender) {
-  const { config } = deps;
-  return {
-    webhookDeliveries: createDeliveryWorker({
-      db: deps.db,
-      clock: deps.clock,
-      sender,
-      retryScheduleSeconds: config.webhooks.retryScheduleSeconds,
-      timeoutMs: config.webhooks.timeoutMs,
-      batchSize: config.webhooks.batchSize,
-      pollIntervalMs: config.webhooks.pollIntervalMs,
-      // The sandbox keeps what each attempt sent and got (GET /admin/sandbox/webhooks).
-      inbox: config.ibsEnv === 'sandbox',
-      // A sandbox reset stops what this worker claimed before it from being sent after it.
-      fence: deps.services.deliveryFence,
-      ...reporting('webhookDeliveries'),
-    }),
-    retention: createRetentionWorker({
-      db: deps.db,
-      clock: deps.clock,
-      ...(deps.wallClock === undefined ? {} : { wallClock: deps.wallClock }),
-      config: config.retention,
-      ...reporting('retention'),
-    }),
   };
 }
 
@@ -178,21 +106,6 @@ export function reportTo(log: {
   };
 }
 
-export const ALL_WORKERS: readonly WorkerName[] = [
-  'statusQueries',
-  'vasStatusQueries',
-  'ussdStatusQueries',
-  'checkoutCompletions',
-  'webhookDeliveries',
-  'retention',
-];
-
 function enabledInServer(config: Config): WorkerName[] {
-  return ALL_WORKERS.filter((name) =>
-    name === 'webhookDeliveries'
-      ? config.webhooks.workerEnabled
-      : name === 'retention'
-        ? config.retention.enabled
-        : config.transfers.statusQueryWorker.enabled,
-  );
+  return MODULE_WORKERS.filter((worker) => worker.inServer(config)).map((worker) => worker.name);
 }

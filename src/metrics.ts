@@ -17,10 +17,10 @@ export interface MetricsDeps {
 }
 
 /**
- * The registry of one app: the process metrics, and the gauges read from the database at scrape
- * time (the pool, the webhook outbox, the status-query backlogs). The HTTP request series are
- * added by installRequestMetrics (src/http/metrics.ts). One registry per app, so tests can build
- * many apps in one process.
+ * The registry of one service graph (services.ts): the process metrics, and the gauges read from
+ * the database at scrape time (the pool, the webhook outbox, the status-query backlogs). The
+ * HTTP request series are added by installRequestMetrics (src/http/metrics.ts). One registry per
+ * service graph, not one for the process, so tests can build many in one process.
  *
  * The reads run one after another (a scrape holds at most one pooled connection), each source's
  * once per scrape and never twice at a time, so a database that hangs never piles up scrape

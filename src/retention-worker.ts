@@ -3,6 +3,7 @@ import { purgeExpiredAssertionIds } from './auth/oauth-app-repository.ts';
 import { purgeExpiredRefreshTokens } from './auth/refresh-token-repository.ts';
 import type { RetentionConfig } from './config/retention-config.ts';
 import type { Db } from './db/db.ts';
+import type { ModuleDescriptor } from './http/module-descriptor.ts';
 import { purgeOldIdempotencyKeys } from './idempotency/idempotency.ts';
 import { purgeExpiredEnquiries } from './modules/transfers/index.ts';
 import type { Clock } from './shared/clock.ts';
@@ -61,3 +62,22 @@ export function createRetentionWorker(
   });
   return { runOnce, start: pollLoop.start, stop: pollLoop.stop, wake: pollLoop.wake };
 }
+
+/** Retention as the wiring runs it: one loop, in the server unless RETENTION_WORKER_ENABLED is false. */
+export const retentionUpkeep = {
+  name: 'retention',
+  workers: [
+    {
+      name: 'retention',
+      inServer: (config) => config.retention.enabled,
+      create: ({ db, clock, wallClock, config, reporting }) =>
+        createRetentionWorker({
+          db,
+          clock,
+          ...(wallClock === undefined ? {} : { wallClock }),
+          config: config.retention,
+          ...reporting,
+        }),
+    },
+  ],
+} satisfies ModuleDescriptor<unknown>;

@@ -1,61 +1,48 @@
 import { createAuditLog } from './audit/index.ts';
-import { createAccessTokenIssuer } from './auth/access-tokens.ts';
-import { createDashboardSessions } from './auth/dashboard-sessions.ts';
+import { authModule } from './auth/auth-module.ts';
 import { findActiveAppByOAuthClientId } from './auth/oauth-app-repository.ts';
-import { createRevocationList } from './auth/revocation-list.ts';
-import { createTokenService } from './auth/token-service.ts';
 import type { Config, Secrets } from './config/config.ts';
 import { createLoginLinks } from './dashboard/index.ts';
 import type { Db } from './db/db.ts';
 import { groupCommitLimits } from './db/group-commit.ts';
+import { serverBusy } from './errors/app-error.ts';
 import {
   guardBiller,
   guardIdentityBureau,
   guardRail,
   guardUssdGateway,
 } from './guarded-providers.ts';
-import { cappedShareCharges } from './ledger/charges.ts';
-import { GL_ACCOUNTS } from './ledger/gl-accounts.ts';
 import { createLedgerOverview } from './ledger/ledger-overview.ts';
-import { createAccountService, createSubAccountService } from './modules/accounts/index.ts';
-import { createBeneficiaryService } from './modules/beneficiaries/index.ts';
-import { type CheckoutSandbox, createCheckoutService } from './modules/checkout/index.ts';
-import { clientNames, createClientService } from './modules/clients/index.ts';
+import { createMetricsRegistry } from './metrics.ts';
+import { accountsModule } from './modules/accounts/index.ts';
+import { beneficiariesModule } from './modules/beneficiaries/index.ts';
+import { type CheckoutSandbox, checkoutModule } from './modules/checkout/index.ts';
+import { clientNames, clientsModule } from './modules/clients/index.ts';
 import {
   createIdentityBureauSimulator,
   createIdentityProof,
-  createIdentityService,
   createUnconfiguredBureau,
   type IdentityBureau,
-  randomOtp,
-  SANDBOX_OTP,
+  identityModule,
 } from './modules/identity/index.ts';
-import {
-  createInboundCreditService,
-  createNameEnquiryService,
-  createOutboundTransferService,
-  createTransferService,
-  findBank,
-} from './modules/transfers/index.ts';
+import { findBank, transfersModule } from './modules/transfers/index.ts';
 import {
   createDatabaseReferenceStore,
   createUnconfiguredUssdGateway,
   createUssdGatewaySimulator,
-  createUssdService,
   isUssdGatewaySimulator,
   type UssdGateway,
+  ussdModule,
 } from './modules/ussd/index.ts';
 import {
   type Biller,
   createBillerSimulator,
   createUnconfiguredBiller,
-  createVasCatalogueService,
-  createVasPurchaseService,
+  vasModule,
 } from './modules/vas/index.ts';
 import {
-  createVirtualAccountCollections,
-  createVirtualAccountService,
   virtualAccountsAsAccounts,
+  virtualAccountsModule,
 } from './modules/virtual-accounts/index.ts';
 import { createNipSimulator, isNipSimulator } from './rails/nip/nip-simulator.ts';
 import { createDatabaseSessionStore } from './rails/nip/simulator-sessions.ts';
@@ -67,8 +54,8 @@ import { createSandboxResets, type SandboxResets } from './sandbox/sandbox-reset
 import type { Clock, SandboxClock } from './shared/clock.ts';
 import { createDeliveryFence } from './webhooks/delivery-fence.ts';
 import { destinationPolicy } from './webhooks/destination-guard.ts';
-import { createWebhookInbox } from './webhooks/inbox.ts';
-import { checkDestination, createWebhookService } from './webhooks/webhook-service.ts';
+import { checkDestination } from './webhooks/webhook-service.ts';
+import { webhooksModule } from './webhooks/webhooks-module.ts';
 
 export interface ServiceDeps {
   readonly config: Config;
@@ -99,238 +86,149 @@ export interface ServiceDeps {
 /**
  * The composition root: every service of the process, built once. The server, the worker
  * process, the tests and the benchmarks all start here, so there is one service graph, one rail
- * and one handler for the credits it receives.
+ * and one handler for the credits it receives. Each module builds its own services from its
+ * descriptor (docs/architecture.md); this plugs one module's ports into another's.
  */
 export function createServices(deps: ServiceDeps) {
   const { config, db, clock } = deps;
   const wallClock = deps.wallClock ?? clock;
-  const accessTokens = createAccessTokenIssuer({
-    secret: deps.secrets.tokenSigningSecret,
-    issuer: config.publicBaseUrl,
-    ttlSeconds: config.accessTokenTtlSeconds,
-    clock,
-  });
-  const revocations = createRevocationList({
-    db,
-    clock,
-    refreshMs: config.revocationRefreshSeconds * 1000,
-    tokenTtlSeconds: config.accessTokenTtlSeconds,
-  });
+  const core = { config, db, clock };
   const auditLog = createAuditLog({ db, clock, onError: deps.onAuditError });
-  const tokenService = createTokenService({
-    db,
-    clock,
-    accessTokens,
-    auditLog,
-    assertionPolicy: {
-      audiences: config.assertionAudiences,
-      minRsaKeyBits: config.minRsaKeyBits,
-      maxLifetimeSeconds: config.assertionMaxLifetimeSeconds,
-      clock: wallClock,
-    },
-    refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
-    rejectReusedAssertionIds: config.assertionRejectReusedJti,
-  });
-  const accountService = createAccountService({
-    db,
-    clock,
-    institutionCode: config.institutionCode,
-    clientNames,
-    // GET /accounts?isSubAccount=true lists virtual accounts after the sub-accounts.
-    alsoListed: virtualAccountsAsAccounts(clock),
-  });
-  const clientService = createClientService({
-    db,
-    clock,
-    accountService,
-    minRsaKeyBits: config.minRsaKeyBits,
-    revocations,
-  });
-  const webhookService = createWebhookService({
-    db,
-    clock,
-    policy: destinationPolicy(config),
-    secretRotationGraceSeconds: config.webhooks.secretRotationGraceSeconds,
-  });
-  // Every vendor call has a deadline and a circuit breaker (src/guarded-providers.ts).
-  const rail = guardRail(deps.rail ?? createRail(config, clock, db), config);
-  const banks = { find: (code: string) => findBank(code, config.institutionCode) };
-  const beneficiaryService = createBeneficiaryService({
-    db,
-    clock,
-    bankName: (code) => banks.find(code)?.name,
-  });
-  // The money path group-commits placements, settlements and inbound credits.
-  const batches = groupCommitLimits(db.kind);
-  // Virtual accounts are paid through the transfers module, which finds them through this port.
-  const collections = createVirtualAccountCollections({
-    clock,
-    config: config.virtualAccounts,
-    vatBasisPoints: config.transfers.vatBasisPoints,
-  });
-  const inboundCredits = createInboundCreditService({
-    db,
-    clock,
-    institutionCode: config.institutionCode,
-    stampDuty: config,
-    settlementAccountId:
-      config.ibsEnv === 'sandbox' ? GL_ACCOUNTS.sandboxExternalFloat : GL_ACCOUNTS.nipSettlement,
-    batches,
-    collections,
-  });
-  // Credits other banks send arrive through the rail, whichever rail it is.
-  rail.onInboundCredit((credit) => inboundCredits.receive(credit));
-  const nameEnquiryService = createNameEnquiryService({
-    db,
-    clock,
-    rail,
-    banks,
-    institutionCode: config.institutionCode,
-    ttlSeconds: config.transfers.nameEnquiryTtlSeconds,
-    collections,
-  });
-  const outboundTransfers = createOutboundTransferService({
-    db,
-    clock,
-    rail,
-    institutionCode: config.institutionCode,
-    config: config.transfers,
-    beneficiaries: beneficiaryService,
-    batches,
-    collections,
-  });
-  const virtualAccountService = createVirtualAccountService({
-    db,
-    clock,
-    institutionCode: config.institutionCode,
-    config: config.virtualAccounts,
-    callbackPolicy: destinationPolicy(config),
-    webhookUrlOf: async (clientId) => (await webhookService.getSettings(clientId)).url,
-  });
-  const transferService = createTransferService({ db, outbound: outboundTransfers });
-  const identityService = createIdentityService({
-    db,
-    clock,
-    bureau: guardIdentityBureau(deps.identityBureau ?? createIdentityBureau(config, clock), config),
-    config: config.identity,
-    vatBasisPoints: config.transfers.vatBasisPoints,
-    // The documented sandbox OTP (docs/sandbox-identity.md); production OTPs are random.
-    newOtp: config.ibsEnv === 'sandbox' ? () => SANDBOX_OTP : randomOtp,
-    otpSecret: deps.secrets.tokenSigningSecret,
-  });
-  const subAccountService = createSubAccountService({
-    db,
-    clock,
-    accounts: accountService,
-    proof: createIdentityProof(identityService),
-    callbackPolicy: destinationPolicy(config),
-  });
-  const biller = guardBiller(deps.biller ?? createBiller(config), config);
-  const vasCatalogueService = createVasCatalogueService({ db, clock, biller });
-  const vasPurchaseService = createVasPurchaseService({
-    db,
-    clock,
-    biller,
-    statusQueryScheduleSeconds: config.vas.statusQueryScheduleSeconds,
-    batches,
-    limits: config.transfers,
-    callbackPolicy: destinationPolicy(config),
-  });
-  const ussdGateway = guardUssdGateway(
-    deps.ussdGateway ?? createUssdGateway(config, clock, db),
-    config,
-  );
-  const ussdService = createUssdService({
-    db,
-    clock,
-    institutionCode: config.institutionCode,
-    config: config.ussd,
-    vatBasisPoints: config.transfers.vatBasisPoints,
-    gateway: ussdGateway,
-    inboundCredits,
-    callbackPolicy: destinationPolicy(config),
-    webhookUrlOf: async (clientId) => (await webhookService.getSettings(clientId)).url,
-  });
-  // Payments the gateway reports settle like credits from other banks.
-  ussdGateway.onPayment((notice) => ussdService.settle(notice));
-  const vatBasisPoints = config.transfers.vatBasisPoints;
-  const checkoutService = createCheckoutService({
-    db,
-    clock,
-    institutionCode: config.institutionCode,
-    environment: config.ibsEnv,
-    config: config.checkout,
-    pageSecret: deps.secrets.tokenSigningSecret,
-    findPublicClient: (oauthClientId) => findActiveAppByOAuthClientId(db, oauthClientId),
-    clientNames,
-    virtualAccounts: virtualAccountService,
-    ussd: ussdService,
-    charges: {
-      BANK_TRANSFER: (amountKobo) =>
-        cappedShareCharges(
-          amountKobo,
-          {
-            basisPoints: config.virtualAccounts.feeBasisPoints,
-            capKobo: config.virtualAccounts.feeCapKobo,
-          },
-          vatBasisPoints,
-        ),
-      USSD: (amountKobo) =>
-        cappedShareCharges(
-          amountKobo,
-          { basisPoints: config.ussd.feeBasisPoints, capKobo: config.ussd.feeCapKobo },
-          vatBasisPoints,
-        ),
-    },
-    callbackPolicy: destinationPolicy(config),
-    webhookUrlOf: async (clientId) => (await webhookService.getSettings(clientId)).url,
-    sandbox: config.ibsEnv === 'sandbox' ? checkoutSandbox(rail, ussdGateway) : undefined,
-    lookForPaymentsSeconds: Math.max(
-      config.checkout.bankTransferValidForSeconds,
-      config.ussd.referenceValidForSeconds + config.ussd.statusQueryGraceSeconds,
-    ),
-  });
+  const auth = authModule.createServices({ ...core, wallClock, secrets: deps.secrets, auditLog });
+  const webhooks = webhooksModule.createServices(core);
+  const providers = guardedProviders(deps);
+  const customers = customerServices(deps, providers, auth);
   const services = {
-    accessTokens,
-    revocations,
     auditLog,
-    tokenService,
-    accountService,
-    subAccountService,
-    clientService,
-    identityService,
-    beneficiaryService,
-    webhookService,
-    nameEnquiryService,
-    outboundTransfers,
-    transferService,
-    inboundCredits,
-    virtualAccountService,
-    vasCatalogueService,
-    vasPurchaseService,
-    ussdService,
-    checkoutService,
+    ...auth,
+    ...webhooks,
+    ...customers,
+    ...paymentServices(deps, providers, { ...webhooks, ...customers }),
+    rail: providers.rail,
+    ussdGateway: providers.ussdGateway,
     ledgerOverview: createLedgerOverview({ db }),
-    // The sandbox's record of every webhook delivery attempt; none in production.
-    webhookInbox: config.ibsEnv === 'sandbox' ? createWebhookInbox({ db }) : undefined,
     // Failures a test asks for on its own client's calls (POST /admin/sandbox/faults); none in
     // production. In memory: the reset clears them (clear()).
     sandboxFaults: config.ibsEnv === 'sandbox' ? createFaultTable({ clock }) : undefined,
-    rail,
-    ussdGateway,
     // One-click dashboard sign-in links, shared by the banner, the admin API and the dashboard.
     dashboardLoginLinks: createLoginLinks({
       ttlSeconds: config.exposure.dashboardLoginLinkTtlSeconds,
       now: () => wallClock.now(),
     }),
-    // Dashboard sessions, in the database so that ending one ends it on every process.
-    dashboardSessions: createDashboardSessions({
-      db,
-      clock: wallClock,
-      ttlSeconds: config.exposure.dashboardSessionTtlSeconds,
-    }),
+    // Prometheus (docs/deployment.md): the process's series and the gauges read at scrape time;
+    // the app adds its request series and serves it at /metrics.
+    metrics: config.metrics.enabled
+      ? createMetricsRegistry({ db, clock, collectTimeoutMs: config.metrics.collectTimeoutMs })
+      : undefined,
   };
   return { ...services, ...sandboxParts(deps, services) };
+}
+
+/** Every vendor behind a deadline and a circuit breaker (src/guarded-providers.ts). */
+function guardedProviders(deps: ServiceDeps) {
+  const { config, db, clock } = deps;
+  return {
+    rail: guardRail(deps.rail ?? createRail(config, clock, db), config),
+    identityBureau: guardIdentityBureau(
+      deps.identityBureau ?? createIdentityBureau(config, clock),
+      config,
+    ),
+    biller: guardBiller(deps.biller ?? createBiller(config), config),
+    ussdGateway: guardUssdGateway(deps.ussdGateway ?? createUssdGateway(config, clock, db), config),
+  };
+}
+
+type Providers = ReturnType<typeof guardedProviders>;
+
+/**
+ * The customer-facing modules' services, each built by its module: the accounts module's ports
+ * come from identity, clients and virtual accounts, so those depend on accounts, not back.
+ */
+function customerServices(
+  deps: ServiceDeps,
+  providers: Providers,
+  platform: { readonly revocations: ReturnType<typeof authModule.createServices>['revocations'] },
+) {
+  const { config, db, clock } = deps;
+  const core = { config, db, clock };
+  const identity = identityModule.createServices({
+    ...core,
+    bureau: providers.identityBureau,
+    otpSecret: deps.secrets.tokenSigningSecret,
+  });
+  const accounts = accountsModule.createServices({
+    ...core,
+    clientNames,
+    // GET /accounts?isSubAccount=true lists virtual accounts after the sub-accounts.
+    alsoListed: virtualAccountsAsAccounts(clock),
+    proof: createIdentityProof(identity.identityService),
+  });
+  const clients = clientsModule.createServices({
+    ...core,
+    accountService: accounts.accountService,
+    revocations: platform.revocations,
+  });
+  const beneficiaries = beneficiariesModule.createServices({
+    ...core,
+    bankName: (code) => findBank(code, config.institutionCode)?.name,
+  });
+  return { ...identity, ...accounts, ...clients, ...beneficiaries };
+}
+
+/**
+ * The modules that move money, each built by its module: transfers pays virtual accounts
+ * through their Collections port, USSD pays through transfers' inbound credits, and checkout
+ * opens virtual accounts and USSD references.
+ */
+function paymentServices(
+  deps: ServiceDeps,
+  providers: Providers,
+  ports: {
+    readonly webhookService: ReturnType<typeof webhooksModule.createServices>['webhookService'];
+    readonly beneficiaryService: ReturnType<typeof customerServices>['beneficiaryService'];
+  },
+) {
+  const { config, db, clock } = deps;
+  const core = { config, db, clock };
+  // The money path group-commits placements, settlements and inbound credits (bounded queues).
+  const batches = groupCommitLimits(db.kind, {
+    maxWaiting: config.groupCommitMaxWaiting,
+    refuse: serverBusy,
+  });
+  const webhookUrlOf = async (clientId: string) =>
+    (await ports.webhookService.getSettings(clientId)).url;
+  const { collections, virtualAccountService } = virtualAccountsModule.createServices({
+    ...core,
+    webhookUrlOf,
+  });
+  const transfers = transfersModule.createServices({
+    ...core,
+    rail: providers.rail,
+    batches,
+    collections,
+    beneficiaries: ports.beneficiaryService,
+  });
+  const vas = vasModule.createServices({ ...core, biller: providers.biller, batches });
+  const ussd = ussdModule.createServices({
+    ...core,
+    gateway: providers.ussdGateway,
+    inboundCredits: transfers.inboundCredits,
+    webhookUrlOf,
+  });
+  const checkout = checkoutModule.createServices({
+    ...core,
+    pageSecret: deps.secrets.tokenSigningSecret,
+    findPublicClient: (oauthClientId) => findActiveAppByOAuthClientId(db, oauthClientId),
+    clientNames,
+    virtualAccounts: virtualAccountService,
+    ussd: ussd.ussdService,
+    webhookUrlOf,
+    sandbox:
+      config.ibsEnv === 'sandbox'
+        ? checkoutSandbox(providers.rail, providers.ussdGateway)
+        : undefined,
+  });
+  return { virtualAccountService, ...transfers, ...vas, ...ussd, ...checkout };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -6,7 +6,7 @@ import { createBackgroundWorkers, reportTo } from './background-workers.ts';
 import { type Config, loadConfig, type Secrets } from './config/config.ts';
 import { createDb } from './db/create-db.ts';
 import type { Db } from './db/db.ts';
-import { deferredDb } from './db/deferred-db.ts';
+import { type DeferredDb, deferredDb } from './db/deferred-db.ts';
 import { migrate } from './db/migrate.ts';
 import { createPgliteDb } from './db/pglite-db.ts';
 import { migratedImage } from './db/pglite-image.ts';
@@ -74,17 +74,8 @@ export interface StartedServer {
  * entry, the CLI's `start` and `openibs/testing`.
  */
 export async function startServer(options: StartOptions = {}): Promise<StartedServer> {
-  const env = { ...(options.env ?? process.env) };
-  if (options.host !== undefined) {
-    env.HOST = options.host;
-  }
-  if (options.port !== undefined) {
-    // Port 0: a free port is found first, so the configured base URL (the assertions' audience)
-    // names the port the server really listens on.
-    env.PORT = String(options.port === 0 ? await freePort(env.HOST ?? '127.0.0.1') : options.port);
-  }
+  const config = loadConfig(await environmentOf(options));
   const memory = options.memory === true;
-  const config = loadConfig(env);
   if (memory && (config.ibsEnv !== 'sandbox' || config.databaseUrl !== undefined)) {
     throw new Error(
       '--memory runs the sandbox on an embedded database: unset IBS_ENV and DATABASE_URL',
@@ -95,19 +86,7 @@ export async function startServer(options: StartOptions = {}): Promise<StartedSe
   const demoKeys = memory && wantsDemo ? demoKeyPair() : undefined;
   const secrets = memory ? memorySecrets(config) : await resolveSecrets(config);
   let log: Pick<FastifyBaseLogger, 'warn' | 'error'> | undefined;
-  const opening = memory ? deferredDb('pglite', openMemoryDb()) : undefined;
-  const db =
-    opening ??
-    (await createDb(config, {
-      onConnectionError: (error, unreported) =>
-        log?.warn(
-          { err: error, unreported },
-          'database connection lost (requests answer 503 until it is back)',
-        ),
-    }));
-  if (!memory) {
-    await migrate(db);
-  }
+  const db = await openDatabase(config, memory, () => log);
   // The sandbox runs on a test clock an operator or a test can move (POST /admin/sandbox/clock);
   // what it must not move (client assertions, dashboard sign-ins) keeps real time.
   const sandboxClock = config.ibsEnv === 'sandbox' ? new SandboxClock() : undefined;
@@ -146,10 +125,7 @@ export async function startServer(options: StartOptions = {}): Promise<StartedSe
     // A run of failed rounds is reported once a minute, with how many failed in a row.
     report: reportTo(app.log),
   });
-  await opening?.ready.catch(async (error: unknown) => {
-    await app.close();
-    throw error;
-  });
+  await whenOpen(db, app);
   await app.listen({ port: config.port, host: config.host });
   workers.start();
   const demo = wantsDemo
@@ -173,6 +149,54 @@ export async function startServer(options: StartOptions = {}): Promise<StartedSe
   };
 }
 
+/** The environment the configuration is read from, with the options' host and port in it. */
+async function environmentOf(options: StartOptions): Promise<NodeJS.ProcessEnv> {
+  const env = { ...(options.env ?? process.env) };
+  if (options.host !== undefined) {
+    env.HOST = options.host;
+  }
+  if (options.port !== undefined) {
+    // Port 0: a free port is found first, so the configured base URL (the assertions' audience)
+    // names the port the server really listens on.
+    env.PORT = String(options.port === 0 ? await freePort(env.HOST ?? '127.0.0.1') : options.port);
+  }
+  return env;
+}
+
+/**
+ * The database, migrated: embedded in memory from the migrated image, or the configured one. A
+ * lost connection is logged (once the app's logger exists) and answered 503 until it is back.
+ */
+async function openDatabase(
+  config: Config,
+  memory: boolean,
+  log: () => Pick<FastifyBaseLogger, 'warn'> | undefined,
+): Promise<Db | DeferredDb> {
+  if (memory) {
+    // Opened while the services and the app are built; the server listens once it is open.
+    return deferredDb('pglite', openMemoryDb());
+  }
+  const db = await createDb(config, {
+    onConnectionError: (error, unreported) =>
+      log()?.warn(
+        { err: error, unreported },
+        'database connection lost (requests answer 503 until it is back)',
+      ),
+  });
+  await migrate(db);
+  return db;
+}
+
+/** A database still opening (a memory run) is waited for; the app closes if it fails to. */
+async function whenOpen(db: Db | DeferredDb, app: FastifyInstance): Promise<void> {
+  if ('ready' in db) {
+    await db.ready.catch(async (error: unknown) => {
+      await app.close();
+      throw error;
+    });
+  }
+}
+
 /** Shared rate-limit counters, when several server processes must count together. */
 function sharedLimitsRedis(config: Config): Redis | undefined {
   return config.rateLimits.redisUrl === undefined
@@ -190,9 +214,9 @@ function memorySecrets(config: Config): Secrets {
 
 /** A memory run's database: a copy of the migrated image, checked against the migrations. */
 async function openMemoryDb(): Promise<Db> {
-  const db = await createPgliteDb({ dataDir: undefined, image: (await migratedImage()).tarball });
-  await migrate(db);
-  return db;
+  // The image is the one made from exactly these migrations and function files
+  // (pglite-image.ts fingerprints both): there is nothing to migrate.
+  return createPgliteDb({ dataDir: undefined, image: (await migratedImage()).tarball });
 }
 
 async function demoClient(options: {

@@ -25,6 +25,11 @@ export interface Config {
   readonly host: string;
   readonly databaseUrl: string | undefined;
   readonly databasePoolSize: number;
+  /**
+   * The most money movements of one kind waiting for a batch in this process; the next is
+   * refused with 503 SERVER_BUSY before anything of it is done (db/group-commit.ts).
+   */
+  readonly groupCommitMaxWaiting: number;
   readonly dataDir: string;
   /** Undefined only in sandbox, where the first start generates one under DATA_DIR. */
   readonly adminToken: string | undefined;
@@ -162,34 +167,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: readEnvString(read, 'HOST', { fallback: '127.0.0.1' }) ?? '127.0.0.1',
     databaseUrl: readEnvString(read, 'DATABASE_URL', { required: production }),
     databasePoolSize: readEnvInt(read, 'DATABASE_POOL_SIZE', { fallback: 10, min: 1, max: 200 }),
+    groupCommitMaxWaiting: readEnvInt(read, 'GROUP_COMMIT_MAX_WAITING', {
+      fallback: 5_000,
+      min: 1,
+      max: 1_000_000,
+    }),
     dataDir: readEnvString(read, 'DATA_DIR', { fallback: './data' }) ?? './data',
     adminToken: readSecret(read, 'ADMIN_TOKEN', production),
     tokenSigningSecret: readSecret(read, 'TOKEN_SIGNING_SECRET', production),
     publicBaseUrl,
-    assertionAudiences: readAudiences(read, publicBaseUrl),
-    assertionRejectReusedJti: readEnvBoolean(read, 'ASSERTION_REJECT_REUSED_JTI', false),
-    assertionMaxLifetimeSeconds: readEnvInt(read, 'ASSERTION_MAX_LIFETIME_SECONDS', {
-      fallback: 3600,
-      min: 60,
-      max: 86_400,
-    }),
-    minRsaKeyBits: readEnvInt(read, 'MIN_RSA_KEY_BITS', { fallback: 2048, min: 1024, max: 16384 }),
+    ...readAssertionSettings(read, publicBaseUrl),
     institutionCode: readInstitutionCode(read, production),
-    accessTokenTtlSeconds: readEnvInt(read, 'ACCESS_TOKEN_TTL_SECONDS', {
-      fallback: 3600,
-      min: 60,
-      max: 86400,
-    }),
-    revocationRefreshSeconds: readEnvInt(read, 'REVOCATION_REFRESH_SECONDS', {
-      fallback: 2,
-      min: 1,
-      max: 60,
-    }),
-    refreshTokenTtlSeconds: readEnvInt(read, 'REFRESH_TOKEN_TTL_SECONDS', {
-      fallback: 30 * 86400,
-      min: 300,
-      max: 365 * 86400,
-    }),
+    ...readTokenLifetimes(read),
     maxAmountKobo: readEnvNaira(read, 'MAX_AMOUNT_NAIRA', { fallback: '1000000000', min: 100n }),
     stampDutyKobo: BigInt(readEnvInt(read, 'STAMP_DUTY_KOBO', { fallback: 5000, min: 0 })),
     stampDutyThresholdKobo: BigInt(
@@ -211,18 +200,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     exposure: readExposureConfig(read, production),
     providers: readProviderGuardConfig(read),
     metrics: readMetricsConfig(read, production),
-    vas: Object.freeze({
-      statusQueryScheduleSeconds: readSchedule(
-        read,
-        'VAS_STATUS_QUERY_SCHEDULE_SECONDS',
-        [10, 30, 60, 300, 900, 3600],
-      ),
-      billerSimulatorLatencyMs: readEnvInt(read, 'VAS_BILLER_SIMULATOR_LATENCY_MS', {
-        fallback: 0,
-        min: 0,
-        max: 10_000,
-      }),
-    }),
+    vas: readVasConfig(read),
   };
   if (production && config.databaseUrl === undefined) {
     read.problems.push('production runs on PostgreSQL only: set DATABASE_URL');
@@ -231,6 +209,56 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`invalid configuration:\n  - ${read.problems.join('\n  - ')}`);
   }
   return Object.freeze(config);
+}
+
+/** How client assertions are judged (the token endpoint). */
+function readAssertionSettings(read: EnvReader, publicBaseUrl: string) {
+  return {
+    assertionAudiences: readAudiences(read, publicBaseUrl),
+    assertionRejectReusedJti: readEnvBoolean(read, 'ASSERTION_REJECT_REUSED_JTI', false),
+    assertionMaxLifetimeSeconds: readEnvInt(read, 'ASSERTION_MAX_LIFETIME_SECONDS', {
+      fallback: 3600,
+      min: 60,
+      max: 86_400,
+    }),
+    minRsaKeyBits: readEnvInt(read, 'MIN_RSA_KEY_BITS', { fallback: 2048, min: 1024, max: 16384 }),
+  };
+}
+
+/** How long tokens live, and how soon a revocation reaches every process. */
+function readTokenLifetimes(read: EnvReader) {
+  return {
+    accessTokenTtlSeconds: readEnvInt(read, 'ACCESS_TOKEN_TTL_SECONDS', {
+      fallback: 3600,
+      min: 60,
+      max: 86400,
+    }),
+    revocationRefreshSeconds: readEnvInt(read, 'REVOCATION_REFRESH_SECONDS', {
+      fallback: 2,
+      min: 1,
+      max: 60,
+    }),
+    refreshTokenTtlSeconds: readEnvInt(read, 'REFRESH_TOKEN_TTL_SECONDS', {
+      fallback: 30 * 86400,
+      min: 300,
+      max: 365 * 86400,
+    }),
+  };
+}
+
+function readVasConfig(read: EnvReader): VasConfig {
+  return Object.freeze({
+    statusQueryScheduleSeconds: readSchedule(
+      read,
+      'VAS_STATUS_QUERY_SCHEDULE_SECONDS',
+      [10, 30, 60, 300, 900, 3600],
+    ),
+    billerSimulatorLatencyMs: readEnvInt(read, 'VAS_BILLER_SIMULATOR_LATENCY_MS', {
+      fallback: 0,
+      min: 0,
+      max: 10_000,
+    }),
+  });
 }
 
 function readHttpServerConfig(read: EnvReader): HttpServerConfig {

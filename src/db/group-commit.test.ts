@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createGroupCommit } from './group-commit.ts';
+import { createGroupCommit, groupCommitLimits, withoutQueueBound } from './group-commit.ts';
 
 /** A batch runner whose batches finish when the test says so. */
 function controlledRunner() {
@@ -128,5 +128,96 @@ describe('group commit', () => {
       'a batch of 2 answered 1 results',
       'a batch of 2 answered 1 results',
     ]);
+  });
+
+  describe('with a bound on waiting items', () => {
+    const full = () => new Error('queue full');
+    /** How an item fared by the end of this turn: refused already, or still waiting. */
+    const atOnce = (answer: Promise<unknown>) =>
+      Promise.race([
+        answer.then(
+          () => 'answered',
+          (error: Error) => error.message,
+        ),
+        tick().then(() => 'still waiting'),
+      ]);
+
+    it('refuses the item past maxWaiting at once, without running it, and takes items again once the queue drains', async () => {
+      const { batches, run } = controlledRunner();
+      const group = createGroupCommit({
+        run,
+        maxBatch: 2,
+        maxInFlight: 1,
+        queue: { maxWaiting: 3, refuse: full },
+      });
+      const first = group.submit(1);
+      await tick();
+      // 1 is in flight; 2, 3 and 4 wait (the bound); 5 finds the queue full.
+      const waiting = [2, 3, 4].map((item) => group.submit(item));
+      assert.equal(await atOnce(group.submit(5)), 'queue full');
+      await tick();
+      assert.deepEqual(
+        batches.map((batch) => batch.items),
+        [[1]],
+        'the refused item joins no batch',
+      );
+      batches[0]?.finish();
+      await first;
+      await tick();
+      // 2 and 3 left the queue for the next batch: 4 waits alone, so two more fit.
+      assert.deepEqual(batches[1]?.items, [2, 3]);
+      const later = [6, 7].map((item) => group.submit(item));
+      assert.equal(await atOnce(group.submit(8)), 'queue full');
+      batches[1]?.finish();
+      await tick();
+      assert.deepEqual(batches[2]?.items, [4, 6]);
+      batches[2]?.finish();
+      await tick();
+      assert.deepEqual(batches[3]?.items, [7]);
+      batches[3]?.finish();
+      assert.deepEqual(await Promise.all([...waiting, ...later]), [
+        'done 2',
+        'done 3',
+        'done 4',
+        'done 6',
+        'done 7',
+      ]);
+      assert.deepEqual(
+        batches.flatMap((batch) => batch.items),
+        [1, 2, 3, 4, 6, 7],
+        'nothing refused ever ran',
+      );
+    });
+
+    it('counts only waiting items: those in flight leave room behind them', async () => {
+      const { batches, run } = controlledRunner();
+      const group = createGroupCommit({
+        run,
+        maxBatch: 1,
+        maxInFlight: 2,
+        queue: { maxWaiting: 1, refuse: full },
+      });
+      const first = group.submit(1);
+      await tick();
+      const second = group.submit(2);
+      await tick();
+      assert.equal(batches.length, 2, 'two batches in flight, none waiting');
+      const third = group.submit(3);
+      assert.equal(await atOnce(group.submit(4)), 'queue full');
+      for (const batch of batches) {
+        batch.finish();
+      }
+      await tick();
+      batches[2]?.finish();
+      assert.deepEqual(await Promise.all([first, second, third]), ['done 1', 'done 2', 'done 3']);
+    });
+
+    it('groupCommitLimits carries the bound it is given; withoutQueueBound drops it', () => {
+      const queue = { maxWaiting: 7, refuse: full };
+      const bounded = groupCommitLimits('postgres', queue);
+      assert.deepEqual(bounded, { maxBatch: 48, maxInFlight: 2, queue });
+      assert.deepEqual(withoutQueueBound(bounded), { maxBatch: 48, maxInFlight: 2 });
+      assert.deepEqual(groupCommitLimits('pglite'), { maxBatch: 48, maxInFlight: 1 });
+    });
   });
 });

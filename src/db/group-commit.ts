@@ -4,6 +4,18 @@ import { type Db, RETRYABLE_SQLSTATES, sqlState } from './db.ts';
 export interface GroupCommitLimits {
   readonly maxBatch: number;
   readonly maxInFlight: number;
+  /** How many items may wait for a batch; absent, any number may. */
+  readonly queue?: QueueBound;
+}
+
+/**
+ * A bound on the items waiting for a batch. Past it, the next item is refused at once with
+ * `refuse()`, before anything of it is done: under a load the database cannot keep up with, the
+ * queue (and each caller's wait) stops growing, and callers are told to come back instead.
+ */
+export interface QueueBound {
+  readonly maxWaiting: number;
+  readonly refuse: () => Error;
 }
 
 /**
@@ -11,10 +23,21 @@ export interface GroupCommitLimits {
  * a subtransaction, and PostgreSQL tracks up to 64 subtransactions per transaction cheaply (past
  * that, every snapshot in the database slows down): 48 leaves room. Two batches of a kind in
  * flight per process keep the pool busy while one commits; embedded PGlite is one session, so
- * one at a time.
+ * one at a time. With a `queue`, at most its maxWaiting items wait behind them (the server's:
+ * GROUP_COMMIT_MAX_WAITING).
  */
-export function groupCommitLimits(kind: Db['kind']): GroupCommitLimits {
-  return { maxBatch: 48, maxInFlight: kind === 'pglite' ? 1 : 2 };
+export function groupCommitLimits(kind: Db['kind'], queue?: QueueBound): GroupCommitLimits {
+  const limits = { maxBatch: 48, maxInFlight: kind === 'pglite' ? 1 : 2 };
+  return queue === undefined ? limits : { ...limits, queue };
+}
+
+/**
+ * The same limits without the bound on waiting items: for work that finishes what a bounded
+ * call began (a NIP transfer's settlement once its hold committed and the rail answered).
+ * Refusing it would leave that work half done; it cannot outgrow the bounded calls before it.
+ */
+export function withoutQueueBound(limits: GroupCommitLimits): GroupCommitLimits {
+  return { maxBatch: limits.maxBatch, maxInFlight: limits.maxInFlight };
 }
 
 export interface GroupCommitOptions<Item, Result> {
@@ -24,6 +47,8 @@ export interface GroupCommitOptions<Item, Result> {
   readonly maxBatch: number;
   /** The most batches in flight at once; further items wait and join the next batch. */
   readonly maxInFlight: number;
+  /** How many items may wait for a batch (see QueueBound); absent, any number may. */
+  readonly queue?: QueueBound | undefined;
   /** How often a batch that deadlocked or failed to serialize is run again. */
   readonly maxAttempts?: number;
 }
@@ -37,8 +62,10 @@ interface Waiting<Item, Result> {
 /**
  * Group commit: items that arrive while batches are in flight are collected and committed
  * together, one transaction (and one fsync) for many. An idle system adds no latency: with a
- * batch slot free, an item goes at the end of the current event-loop turn, alone. Each caller is answered only after its batch
- * committed (or failed); a batch that deadlocks is retried whole, since it committed nothing.
+ * batch slot free, an item goes at the end of the current event-loop turn, alone. Each caller is
+ * answered only after its batch committed (or failed); a batch that deadlocks is retried whole,
+ * since it committed nothing. With a queue bound, an item that finds the queue full is refused
+ * before it joins it.
  * Reads that many requests make at once batch the same way (one query for all of them).
  */
 export function createGroupCommit<Item, Result>(options: GroupCommitOptions<Item, Result>) {
@@ -49,6 +76,10 @@ export function createGroupCommit<Item, Result>(options: GroupCommitOptions<Item
   let startScheduled = false;
 
   function submit(item: Item): Promise<Result> {
+    const bound = options.queue;
+    if (bound !== undefined && queue.length >= bound.maxWaiting) {
+      return Promise.reject(bound.refuse());
+    }
     return new Promise<Result>((resolve, reject) => {
       queue.push({ item, resolve, reject });
       // A batch starts at the end of this turn of the event loop, not at once: the requests

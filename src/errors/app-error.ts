@@ -43,3 +43,16 @@ export function databaseUnavailable(cause?: unknown): AppError {
     headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
   });
 }
+
+/** What a 503 SERVER_BUSY tells callers to wait before trying again: a full queue drains fast. */
+export const BUSY_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * The 503 a money movement gets when the queue of its kind waiting for the database is full
+ * (db/group-commit.ts, GROUP_COMMIT_MAX_WAITING): refused before anything of it was done.
+ */
+export function serverBusy(): AppError {
+  return new AppError('SERVER_BUSY', undefined, {
+    headers: { 'retry-after': String(BUSY_RETRY_AFTER_SECONDS) },
+  });
+}

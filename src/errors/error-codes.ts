@@ -116,6 +116,11 @@ export const ERROR_CODES = {
     httpStatus: 503,
     message: 'The database is not reachable right now. Try again shortly.',
   },
+  SERVER_BUSY: {
+    httpStatus: 503,
+    message:
+      'Too many requests like this one are waiting for the database; nothing was done. Try again shortly.',
+  },
   AUDIT_TRAIL_UNAVAILABLE: {
     httpStatus: 503,
     message:

@@ -41,9 +41,14 @@ export function installErrorHandlers(
 ): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const appError = afterReset(toAppError(error), request, options.crossedReset);
-    // An outage answers hundreds of requests a second: one line each, without a stack.
+    // An outage or an overload answers hundreds of requests a second: one line each, no stack.
     if (appError.code === 'DATABASE_UNAVAILABLE') {
       request.log.warn({ code: appError.code }, 'request refused: database unavailable');
+    } else if (appError.code === 'SERVER_BUSY') {
+      request.log.warn(
+        { code: appError.code },
+        'request refused: too many waiting for the database',
+      );
     } else if (appError.httpStatus >= 500) {
       request.log.error({ err: error }, 'request failed');
     }

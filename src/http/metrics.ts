@@ -14,25 +14,35 @@ const DURATION_BUCKETS = [
   0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30,
 ];
 
+const REQUESTS = 'openibs_http_requests_total';
+const DURATION = 'openibs_http_request_duration_seconds';
+
 /**
  * Counts every answered request and times it, by the route's pattern (`/accounts/:id`, never the
  * URL: the labels stay few). On the root instance, before any route is registered, so every
- * route and the 404 handler are seen.
+ * route and the 404 handler are seen. The registry is the service graph's (services.ts): a
+ * second app on the same graph (a test's) counts into the same series.
  */
 export function installRequestMetrics(app: FastifyInstance, registry: Registry): void {
-  const requests = new Counter({
-    name: 'openibs_http_requests_total',
-    help: 'HTTP requests answered, by method, route pattern and status code.',
-    labelNames: ['method', 'route', 'status_code'],
-    registers: [registry],
-  });
-  const duration = new Histogram({
-    name: 'openibs_http_request_duration_seconds',
-    help: 'Time from receiving a request to sending its answer, by method and route pattern.',
-    labelNames: ['method', 'route'],
-    buckets: DURATION_BUCKETS,
-    registers: [registry],
-  });
+  const requests =
+    (registry.getSingleMetric(REQUESTS) as
+      | Counter<'method' | 'route' | 'status_code'>
+      | undefined) ??
+    new Counter({
+      name: REQUESTS,
+      help: 'HTTP requests answered, by method, route pattern and status code.',
+      labelNames: ['method', 'route', 'status_code'],
+      registers: [registry],
+    });
+  const duration =
+    (registry.getSingleMetric(DURATION) as Histogram<'method' | 'route'> | undefined) ??
+    new Histogram({
+      name: DURATION,
+      help: 'Time from receiving a request to sending its answer, by method and route pattern.',
+      labelNames: ['method', 'route'],
+      buckets: DURATION_BUCKETS,
+      registers: [registry],
+    });
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.is404 ? UNMATCHED_ROUTE : (request.routeOptions.url ?? UNMATCHED_ROUTE);
     const method = request.method;

@@ -1,146 +1,120 @@
 import type { BlockList } from 'node:net';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AuditLog } from '../../audit/index.ts';
+import type { DashboardSessions } from '../../auth/dashboard-sessions.ts';
 import { requireAdminToken } from '../../http/plugins/admin-auth.ts';
 import type { Limiter, Lockout } from '../../http/plugins/rate-limits.ts';
+import type { UssdGatewaySimulator } from '../../modules/ussd/index.ts';
+import type { NipSimulator } from '../../rails/nip/nip-simulator.ts';
+import type { FaultTable } from '../../sandbox/faults/index.ts';
+import type { FixturesService } from '../../sandbox/fixtures/index.ts';
+import type { Clock, SandboxClock } from '../../shared/clock.ts';
+import type { Kobo } from '../../shared/money.ts';
+import type { WebhookInbox } from '../../webhooks/inbox.ts';
 import { recordOperatorActions } from '../operator-audit.ts';
-import { type AccountByNumberRouteOptions, accountByNumberRoute } from './account-by-number.ts';
-import { type AccountFreezeRoutesOptions, accountFreezeRoutes } from './account-freezes.ts';
-import { type AppRoutesOptions, appRoutes } from './apps.ts';
-import { auditEventRoutes } from './audit-events.ts';
-import { type ClientAccessRoutesOptions, clientAccessRoutes } from './client-access.ts';
 import {
-  type ClientAccountStatementRouteOptions,
-  clientAccountStatementRoute,
-} from './client-account-statement.ts';
-import { type ClientAccountsRouteOptions, clientAccountsRoute } from './client-accounts.ts';
+  type AccountsAndMoneyRoutesOptions,
+  accountsAndMoneyRoutes,
+} from './accounts-and-money-area.ts';
 import {
-  type ClientCheckoutSessionsRouteOptions,
-  clientCheckoutSessionsRoute,
-} from './client-checkout-sessions.ts';
+  type ClientsAndAccessRoutesOptions,
+  clientsAndAccessRoutes,
+} from './clients-and-access-area.ts';
+import { type SandboxControlRoutesOptions, sandboxControlRoutes } from './sandbox-controls-area.ts';
 import {
-  type ClientCheckoutSettingsRoutesOptions,
-  clientCheckoutSettingsRoutes,
-} from './client-checkout-settings.ts';
-import {
-  type ClientIdentityVerificationsRouteOptions,
-  clientIdentityVerificationsRoute,
-} from './client-identity-verifications.ts';
-import {
-  type ClientTransferStoryRouteOptions,
-  clientTransferStoryRoute,
-} from './client-transfer-story.ts';
-import { type ClientTransfersRouteOptions, clientTransfersRoute } from './client-transfers.ts';
-import {
-  type ClientUssdReferencesRouteOptions,
-  clientUssdReferencesRoute,
-} from './client-ussd-references.ts';
-import {
-  type ClientVasPurchasesRouteOptions,
-  clientVasPurchasesRoute,
-} from './client-vas-purchases.ts';
-import {
-  type ClientVirtualAccountsRouteOptions,
-  clientVirtualAccountsRoute,
-} from './client-virtual-accounts.ts';
-import { type ClientRoutesOptions, clientRoutes } from './clients.ts';
-import {
-  type DashboardLoginLinkRouteOptions,
-  dashboardLoginLinkRoute,
-} from './dashboard-login-links.ts';
-import { type DashboardSessionRouteOptions, dashboardSessionRoute } from './dashboard-sessions.ts';
-import { type LedgerOverviewRouteOptions, ledgerOverviewRoute } from './ledger-overview.ts';
-import { type ListClientsRouteOptions, listClientsRoute } from './list-clients.ts';
-import { type SandboxClockRouteOptions, sandboxClockRoutes } from './sandbox-clock.ts';
-import { type SandboxCreditRouteOptions, sandboxCreditRoute } from './sandbox-credits.ts';
-import { type SandboxFaultRoutesOptions, sandboxFaultRoutes } from './sandbox-faults.ts';
-import { type SandboxFixturesRouteOptions, sandboxFixturesRoutes } from './sandbox-fixtures.ts';
-import {
-  type SandboxNipOutcomeRouteOptions,
-  sandboxNipOutcomeRoute,
-} from './sandbox-nip-outcomes.ts';
-import { type SandboxResetRouteOptions, sandboxResetRoute } from './sandbox-reset.ts';
-import { type SandboxUssdDialRouteOptions, sandboxUssdDialRoute } from './sandbox-ussd-dials.ts';
-import {
-  type SandboxVirtualAccountPaymentRouteOptions,
-  sandboxVirtualAccountPaymentRoute,
-} from './sandbox-virtual-account-payments.ts';
-import { type SandboxWebhookRouteOptions, sandboxWebhookRoute } from './sandbox-webhooks.ts';
-import { type VasCatalogueRoutesOptions, vasCatalogueRoutes } from './vas-catalogue.ts';
-import { type AdminWebhookRoutesOptions, adminWebhookRoutes } from './webhooks.ts';
+  type WebhooksAndAuditRoutesOptions,
+  webhooksAndAuditRoutes,
+} from './webhooks-and-audit-area.ts';
 
-export type AdminRoutesOptions = {
+/** Who may reach the admin API, and where what operators do is recorded. */
+export interface AdminAccess {
   readonly adminToken: string;
   /** Per IP address: every operator request, and the wrong tokens that lock an address out. */
-  readonly adminLimits?: { readonly everyRequest: Limiter; readonly failures: Lockout };
+  readonly limits?: { readonly everyRequest: Limiter; readonly failures: Lockout };
   /** Only these addresses reach the admin API (ADMIN_ALLOWED_IPS); undefined: any. */
-  readonly adminAllowList?: BlockList | undefined;
+  readonly allowList?: BlockList | undefined;
   /** Every operator action and every refused admin call is recorded here. */
   readonly auditLog: AuditLog;
-} & ClientRoutesOptions &
-  DashboardLoginLinkRouteOptions &
-  DashboardSessionRouteOptions &
-  ListClientsRouteOptions &
-  ClientAccountsRouteOptions &
-  ClientAccountStatementRouteOptions &
-  ClientTransfersRouteOptions &
-  ClientTransferStoryRouteOptions &
-  LedgerOverviewRouteOptions &
-  SandboxNipOutcomeRouteOptions &
-  AppRoutesOptions &
-  ClientAccessRoutesOptions &
-  AccountFreezeRoutesOptions &
-  AccountByNumberRouteOptions &
-  SandboxCreditRouteOptions &
-  SandboxClockRouteOptions &
-  SandboxWebhookRouteOptions &
-  SandboxFaultRoutesOptions &
-  SandboxVirtualAccountPaymentRouteOptions &
-  SandboxUssdDialRouteOptions &
-  SandboxFixturesRouteOptions &
-  SandboxResetRouteOptions &
-  VasCatalogueRoutesOptions &
-  AdminWebhookRoutesOptions &
-  ClientVirtualAccountsRouteOptions &
-  ClientVasPurchasesRouteOptions &
-  ClientUssdReferencesRouteOptions &
-  ClientCheckoutSessionsRouteOptions &
-  ClientCheckoutSettingsRoutesOptions &
-  ClientIdentityVerificationsRouteOptions;
+}
 
-/** Operator API under /admin, authenticated by the admin token. */
+/** The bank's own settings the routes check requests against and answer with. */
+export interface AdminBank {
+  readonly institutionCode: string;
+  readonly maxAmountKobo: Kobo;
+  readonly publicBaseUrl: string;
+  readonly clock: Clock;
+}
+
+/** The dashboard's one-click sign-in links and its sessions (none while it is off). */
+export interface AdminDashboard {
+  /** The dashboard's own type; named by shape here, as admin/ never imports the dashboard. */
+  readonly loginLinks: { issue(): { ticket: string; expiresAt: Date } };
+  readonly sessions: Pick<DashboardSessions, 'endAll'>;
+}
+
+/** The sandbox's controls; each is undefined in production, where its routes say so. */
+export interface SandboxControls {
+  readonly network: NipSimulator | undefined;
+  readonly ussdGateway: UssdGatewaySimulator | undefined;
+  readonly clock: SandboxClock | undefined;
+  readonly webhookInbox: WebhookInbox | undefined;
+  readonly faults: FaultTable | undefined;
+  readonly fixtures: FixturesService | undefined;
+}
+
+/** What every area's route files take, each option under the name its route asks for. */
+type AreaOptions = ClientsAndAccessRoutesOptions &
+  AccountsAndMoneyRoutesOptions &
+  SandboxControlRoutesOptions &
+  WebhooksAndAuditRoutesOptions;
+
+/** The services the admin API uses, under their names in the service graph (services.ts). */
+export type AdminServices = Omit<
+  AreaOptions,
+  | keyof AdminBank
+  | 'auditLog'
+  | 'dashboardLoginLinks'
+  | 'dashboardSessions'
+  | `sandbox${'Network' | 'UssdGateway' | 'Clock' | 'WebhookInbox' | 'Faults' | 'Fixtures'}`
+>;
+
+export interface AdminRoutesOptions {
+  readonly access: AdminAccess;
+  readonly bank: AdminBank;
+  readonly services: AdminServices;
+  readonly dashboard: AdminDashboard | undefined;
+  readonly sandbox: SandboxControls;
+}
+
+/**
+ * Operator API under /admin, authenticated by the admin token, registered by area: clients and
+ * their access, accounts and money, the sandbox's controls, webhooks and the audit trail.
+ */
 export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (app, options) => {
-  recordOperatorActions(app, options.auditLog);
-  requireAdminToken(app, options.adminToken, options.adminLimits, options.adminAllowList);
-  await app.register(clientRoutes, options);
-  await app.register(dashboardLoginLinkRoute, options);
-  await app.register(dashboardSessionRoute, options);
-  await app.register(listClientsRoute, options);
-  await app.register(clientAccountsRoute, options);
-  await app.register(clientAccountStatementRoute, options);
-  await app.register(clientTransfersRoute, options);
-  await app.register(clientTransferStoryRoute, options);
-  await app.register(ledgerOverviewRoute, options);
-  await app.register(sandboxNipOutcomeRoute, options);
-  await app.register(appRoutes, options);
-  await app.register(clientAccessRoutes, options);
-  await app.register(auditEventRoutes, options);
-  await app.register(accountFreezeRoutes, options);
-  await app.register(accountByNumberRoute, options);
-  await app.register(sandboxCreditRoute, options);
-  await app.register(sandboxVirtualAccountPaymentRoute, options);
-  await app.register(sandboxUssdDialRoute, options);
-  await app.register(sandboxClockRoutes, options);
-  await app.register(sandboxWebhookRoute, options);
-  await app.register(sandboxFaultRoutes, options);
-  await app.register(sandboxFixturesRoutes, options);
-  await app.register(sandboxResetRoute, options);
-  await app.register(adminWebhookRoutes, options);
-  await app.register(vasCatalogueRoutes, options);
-  await app.register(clientVirtualAccountsRoute, options);
-  await app.register(clientVasPurchasesRoute, options);
-  await app.register(clientUssdReferencesRoute, options);
-  await app.register(clientCheckoutSessionsRoute, options);
-  await app.register(clientCheckoutSettingsRoutes, options);
-  await app.register(clientIdentityVerificationsRoute, options);
+  const { access } = options;
+  recordOperatorActions(app, access.auditLog);
+  requireAdminToken(app, access.adminToken, access.limits, access.allowList);
+  const routeOptions = areaOptions(options);
+  await app.register(clientsAndAccessRoutes, routeOptions);
+  await app.register(accountsAndMoneyRoutes, routeOptions);
+  await app.register(sandboxControlRoutes, routeOptions);
+  await app.register(webhooksAndAuditRoutes, routeOptions);
 };
+
+/** The groups, spread out under the names the route files ask for. */
+function areaOptions(options: AdminRoutesOptions): AreaOptions {
+  const { dashboard, sandbox } = options;
+  return {
+    ...options.services,
+    ...options.bank,
+    auditLog: options.access.auditLog,
+    dashboardLoginLinks: dashboard?.loginLinks,
+    dashboardSessions: dashboard?.sessions,
+    sandboxNetwork: sandbox.network,
+    sandboxUssdGateway: sandbox.ussdGateway,
+    sandboxClock: sandbox.clock,
+    sandboxWebhookInbox: sandbox.webhookInbox,
+    sandboxFaults: sandbox.faults,
+    sandboxFixtures: sandbox.fixtures,
+  };
+}

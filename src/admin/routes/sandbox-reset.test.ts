@@ -252,6 +252,36 @@ describe('POST /admin/sandbox/reset: rate limits', () => {
   });
 });
 
+describe('POST /admin/sandbox/reset: a client held back for walking account numbers', () => {
+  let testApp: TestApp;
+  before(async () => {
+    testApp = await buildTestApp({ RATE_LIMIT_NAME_ENQUIRY_MISSES_PER_HOUR_PER_CLIENT: '1' });
+    assert.equal((await applyFixtures(testApp.app, sampleFixtures())).statusCode, 200);
+  });
+  after(() => testApp.close());
+
+  it('may enquire again after the reset', async () => {
+    const headers = await fixtureClientHeaders(
+      testApp.app,
+      { ...ACME, privateKey: rsaKeyPair(0).privateKey },
+      testApp.clock.now(),
+    );
+    // Sandbox NIP: a number ending 0000 is no account at the other bank.
+    const enquire = (accountNumber: string) =>
+      testApp.app.inject({
+        method: 'POST',
+        url: '/transfers/name-enquiry',
+        headers,
+        payload: { bankCode: '000013', accountNumber },
+      });
+    assert.equal((await enquire('0123450000')).statusCode, 400);
+    assert.equal((await enquire('0123460000')).statusCode, 400, 'counted over the limit');
+    assert.equal((await enquire('0123456789')).statusCode, 429, 'held back, found or not');
+    assert.equal((await resetSandbox(testApp.app)).statusCode, 200);
+    assert.equal((await enquire('0123456789')).statusCode, 200);
+  });
+});
+
 describe('POST /admin/sandbox/reset: webhooks from before never arrive after', () => {
   const receiver = new WebhookReceiver();
   let testApp: TestApp;

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AppError } from '../../errors/app-error.ts';
 import { ErrorSchema } from '../../http/common-schemas.ts';
-import { asPreHandler, type Limiter } from '../../http/plugins/rate-limits.ts';
+import { byIp } from '../../http/plugins/rate-limits.ts';
 import type { TokenService } from '../token-service.ts';
 
 const TokenBody = Type.Object({
@@ -28,13 +28,13 @@ const TokenResponse = Type.Object({
 /** POST /oauth2/token: JSON or form body, 201 on success, OAuth-shaped errors. */
 export const tokenRoute: FastifyPluginAsyncTypebox<{
   tokenService: TokenService;
-  /** Per IP address: every exchange and refresh counts. */
-  limit?: Limiter;
-}> = async (app, { tokenService, limit }) => {
+  /** Per IP address: every exchange and refresh counts (0: no limit). */
+  tokenPerMinutePerIp: number;
+}> = async (app, { tokenService, tokenPerMinutePerIp }) => {
   app.post(
     '/oauth2/token',
     {
-      ...(limit === undefined ? {} : { preHandler: asPreHandler(limit) }),
+      config: { limits: [{ name: 'token', max: tokenPerMinutePerIp, key: byIp }] },
       // Bad input on this route is an OAuth invalid_request, not the generic validation error.
       attachValidation: true,
       schema: {

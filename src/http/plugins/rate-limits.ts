@@ -4,6 +4,23 @@ import type { Redis } from 'ioredis';
 import { AppError } from '../../errors/app-error.ts';
 import { createLockStore, type LockStore } from './lock-store.ts';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The limits a route counts against, declared on the route itself, on top of its scope's
+     * (the API's per client, the admin API's per address). Counted in this order in the route's
+     * preHandler, before its own; over one, 429 RATE_LIMITED with Retry-After.
+     */
+    readonly limits?: readonly LimitSpec[];
+  }
+}
+
+/** Whose requests count together: the caller's address. */
+export const byIp = (request: FastifyRequest): string => request.ip;
+
+/** Whose requests count together: the authenticated client's (routes behind the access token). */
+export const byClient = (request: FastifyRequest): string => request.principal.clientId;
+
 /** One limit: at most `max` requests per `perSeconds` for each key; 0 turns it off. */
 export interface LimitSpec {
   /** Names the limit's counters, so two limits never share one. */
@@ -38,6 +55,8 @@ export interface LimitFactory {
    * again (they age out of the store, or expire in Redis, by themselves).
    */
   reset(): void;
+  /** What else a reset clears: state kept beside the counters (an enumeration guard's blocks). */
+  onReset(clear: () => void): void;
 }
 
 const NO_LOCKOUT: Lockout = { refuseIfLocked: async () => {}, countFailure: async () => {} };
@@ -51,9 +70,10 @@ export type LimitReached = (reached: {
 
 /**
  * Rate limits with @fastify/rate-limit: counted in this process by default, or in Redis when a
- * client is given, so every server process shares them (lockouts too). Each limit is applied
- * where it is needed (a route's preHandler, or inside a hook) and several may count one request;
- * over a limit the answer is our error envelope, 429 with Retry-After.
+ * client is given, so every server process shares them (lockouts too). A route declares its own
+ * limits in its config (`limits`); a scope's limit (every API request of a client) is applied in
+ * the scope's hook; several may count one request. Over a limit the answer is our error
+ * envelope, 429 with Retry-After.
  */
 export async function installRateLimits(
   app: FastifyInstance,
@@ -109,11 +129,30 @@ export async function installRateLimits(
     spec.max <= 0
       ? NO_LOCKOUT
       : lockoutOf(spec, counter(spec), locks, tellOnce, (request) => keyOf(spec, request));
+  const alsoCleared: (() => void)[] = [];
   const reset = () => {
     generation += 1;
     told.forget();
+    for (const clear of alsoCleared) {
+      clear();
+    }
   };
-  return Object.assign(limit, { lockout, reset });
+  const onReset = (clear: () => void) => {
+    alsoCleared.push(clear);
+  };
+  countDeclaredLimits(app, limit);
+  return Object.assign(limit, { lockout, reset, onReset });
+}
+
+/** Routes registered after this count against the limits they declare (`config.limits`). */
+function countDeclaredLimits(app: FastifyInstance, limit: (spec: LimitSpec) => Limiter): void {
+  app.addHook('onRoute', (route) => {
+    const declared = route.config?.limits ?? [];
+    if (declared.length > 0) {
+      const own = route.preHandler === undefined ? [] : [route.preHandler].flat();
+      route.preHandler = [...declared.map((spec) => asPreHandler(limit(spec))), ...own];
+    }
+  });
 }
 
 type Counter = ReturnType<FastifyInstance['createRateLimit']>;

@@ -19,8 +19,10 @@ export {
   findClientAccount,
 } from './account-repository.ts';
 export { AccountSchema, StatementQuery, StatementRowSchema } from './account-schemas.ts';
-export { type AccountService, createAccountService } from './account-service.ts';
+export type { AccountService } from './account-service.ts';
 export { accountView } from './account-view.ts';
+/** What the wiring builds and registers of this module (docs/architecture.md). */
+export { accountsModule } from './accounts-module.ts';
 export type {
   AlsoListed,
   ClientNames,
@@ -28,6 +30,4 @@ export type {
   IdentityProof,
   ProvenHolder,
 } from './ports.ts';
-export { accountRoutes } from './routes/index.ts';
 export { statementRowView } from './statement-view.ts';
-export { createSubAccountService } from './sub-account-service.ts';

@@ -1,3 +1,5 @@
 /** The beneficiaries module's public face: saved beneficiaries of a client's transfers. */
-export { type BeneficiaryService, createBeneficiaryService } from './beneficiary-service.ts';
-export { beneficiaryRoutes } from './routes/index.ts';
+
+/** What the wiring builds and registers of this module (docs/architecture.md). */
+export { beneficiariesModule } from './beneficiaries-module.ts';
+export type { BeneficiaryService } from './beneficiary-service.ts';

@@ -4,7 +4,6 @@ import type { CheckoutConfig } from '../../config/checkout-config.ts';
 import type { Db } from '../../db/db.ts';
 import { AppError, recordNotFound } from '../../errors/app-error.ts';
 import { requestFingerprint } from '../../idempotency/idempotency.ts';
-import type { Charges } from '../../ledger/charges.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { isObjectId, newObjectId } from '../../shared/ids.ts';
 import type { Kobo } from '../../shared/money.ts';
@@ -73,10 +72,12 @@ export interface CheckoutServiceDeps {
   readonly pageSecret: string;
   readonly findPublicClient: PublicClientLookup;
   readonly clientNames: ClientNames;
-  readonly virtualAccounts: Pick<VirtualAccountService, 'create' | 'get' | 'payments' | 'remove'>;
-  readonly ussd: Pick<UssdService, 'create' | 'get'>;
-  /** What each method charges on a payment (the fee, and VAT on it). */
-  readonly charges: Readonly<Record<CheckoutChannel, (paidKobo: Kobo) => Charges>>;
+  /** Each method's module, which also says what it charges on a payment (fee and VAT). */
+  readonly virtualAccounts: Pick<
+    VirtualAccountService,
+    'create' | 'get' | 'payments' | 'remove' | 'collectionCharges'
+  >;
+  readonly ussd: Pick<UssdService, 'create' | 'get' | 'collectionCharges'>;
   readonly callbackPolicy: DestinationPolicy;
   /** The client's webhook URL: a config's webhookUrl may always name it. */
   readonly webhookUrlOf: (clientId: string) => Promise<string | null>;
@@ -353,7 +354,6 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     return { session, account };
   }
 
-  /** The USSD reference the customer dials at their bank: the open one for it, or a new one. */
   /**
    * The USSD reference the customer dials at the bank they picked. Any listed bank pays any
    * reference, so the session keeps one open reference and only the dial string follows the
@@ -394,7 +394,11 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
 
   /** What the customer pays by this method, the fee added when they bear it. */
   function payable(session: CheckoutSession, channel: CheckoutChannel): Kobo {
-    return amountToPay(session.amountKobo, session.feeBearer, deps.charges[channel]);
+    const charges =
+      channel === 'BANK_TRANSFER'
+        ? deps.virtualAccounts.collectionCharges
+        : deps.ussd.collectionCharges;
+    return amountToPay(session.amountKobo, session.feeBearer, charges);
   }
 
   /** Sandbox: the customer pays the method the page opened, as the simulators would. */

@@ -4,20 +4,12 @@
  * merchant's verify call (docs/checkout.md).
  */
 
-export { createCheckoutCompletionWorker } from './checkout-completion-worker.ts';
+/** What the wiring builds and registers of this module (docs/architecture.md). */
+export { checkoutModule } from './checkout-module.ts';
 export {
   CheckoutSettingsBody,
   CheckoutSettingsSchema,
   CheckoutVerifySchema,
 } from './checkout-schemas.ts';
-export {
-  type CheckoutSandbox,
-  type CheckoutService,
-  createCheckoutService,
-} from './checkout-service.ts';
-export { checkoutPageView, checkoutSettingsView, checkoutVerifyView } from './checkout-view.ts';
-export {
-  checkoutPublicRoutes,
-  checkoutSettingsRoutes,
-  verifyCheckoutRoute,
-} from './routes/index.ts';
+export type { CheckoutSandbox, CheckoutService } from './checkout-service.ts';
+export { checkoutSettingsView, checkoutVerifyView } from './checkout-view.ts';

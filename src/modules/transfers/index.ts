@@ -15,17 +15,10 @@ export {
 } from './inbound/inbound-credit-service.ts';
 export { findBank } from './name-enquiry/bank-directory.ts';
 export { purgeExpiredEnquiries } from './name-enquiry/name-enquiry-repository.ts';
-export { createNameEnquiryService } from './name-enquiry/name-enquiry-service.ts';
-export { createOutboundTransferService } from './outbound/outbound-transfer-service.ts';
-export { createStatusQueryWorker } from './outbound/status-query-worker.ts';
-export { transferRoutes } from './routes/index.ts';
 export type { Transfer } from './transfer.ts';
 export { countProcessingTransfers, findTransfersByIds } from './transfer-repository.ts';
 export { TransferSchema } from './transfer-schemas.ts';
-export {
-  createTransferService,
-  storyWindow,
-  type TransferService,
-  type TransferStory,
-} from './transfer-service.ts';
+export { storyWindow, type TransferService, type TransferStory } from './transfer-service.ts';
 export { transferView } from './transfer-view.ts';
+/** What the wiring builds and registers of this module (docs/architecture.md). */
+export { transfersModule } from './transfers-module.ts';

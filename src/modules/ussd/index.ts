@@ -13,10 +13,11 @@ export {
   type UssdDialOutcome,
   type UssdGatewaySimulator,
 } from './providers/ussd-gateway-simulator.ts';
-export { ussdRoutes } from './routes/index.ts';
 export { dialString, findUssdBank } from './ussd-banks.ts';
+/** What the wiring builds and registers of this module (docs/architecture.md). */
+export { ussdModule } from './ussd-module.ts';
 export { countReferencesAwaitingStatusQuery } from './ussd-repository.ts';
 export { ListUssdReferencesQuery, UssdReferenceSchema } from './ussd-schemas.ts';
-export { createUssdService, type UssdService } from './ussd-service.ts';
+export type { UssdService } from './ussd-service.ts';
 export { createUssdStatusQueryWorker } from './ussd-status-query-worker.ts';
 export { ussdReferenceView } from './ussd-view.ts';

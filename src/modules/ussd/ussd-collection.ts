@@ -1,4 +1,4 @@
-import { cappedShareCharges } from '../../ledger/charges.ts';
+import type { Charges } from '../../ledger/charges.ts';
 import type { Kobo } from '../../shared/money.ts';
 import type { Account } from '../accounts/index.ts';
 import type { CollectionAccount } from '../transfers/index.ts';
@@ -9,8 +9,8 @@ import { ussdReferenceView } from './ussd-view.ts';
 export interface UssdCollectionContext {
   readonly institutionCode: string;
   readonly now: Date;
-  readonly fee: { readonly basisPoints: bigint; readonly capKobo: Kobo };
-  readonly vatBasisPoints: bigint;
+  /** What a payment of this amount is charged (the USSD service's collection charges). */
+  readonly charges: (amountKobo: Kobo) => Charges;
   /** The bank the customer dialled, and when it completed the payment. */
   readonly payerBank: UssdBank;
   readonly paidAt: Date;
@@ -35,7 +35,7 @@ export function referenceAsCollection(
     settlementAccount,
     payable:
       statusAt(reference, context.now) === 'Pending' && settlementAccount.status === 'Active',
-    charges: (amountKobo) => cappedShareCharges(amountKobo, context.fee, context.vatBasisPoints),
+    charges: context.charges,
     claim: (payment) => ({
       kind: 'ussdReference',
       referenceId: reference.id,

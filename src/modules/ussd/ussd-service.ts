@@ -2,8 +2,10 @@ import type { Principal } from '../../auth/principal.ts';
 import type { UssdConfig } from '../../config/ussd-config.ts';
 import type { Db } from '../../db/db.ts';
 import { AppError, recordNotFound } from '../../errors/app-error.ts';
+import { type Charges, cappedShareCharges } from '../../ledger/charges.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { newObjectId } from '../../shared/ids.ts';
+import type { Kobo } from '../../shared/money.ts';
 import type { DestinationPolicy } from '../../webhooks/destination-guard.ts';
 import { checkDestination } from '../../webhooks/webhook-service.ts';
 import { type Account, findAccountByNumber, findSettlementAccount } from '../accounts/index.ts';
@@ -165,8 +167,7 @@ export function createUssdService(deps: UssdServiceDeps) {
     const collection = referenceAsCollection(reference, settlement, {
       institutionCode: deps.institutionCode,
       now: clock.now(),
-      fee: { basisPoints: deps.config.feeBasisPoints, capKobo: deps.config.feeCapKobo },
-      vatBasisPoints: deps.vatBasisPoints,
+      charges: collectionCharges,
       payerBank,
       paidAt: notice.paidAt,
       webhookUrl: await deps.webhookUrlOf(reference.clientId),
@@ -209,6 +210,18 @@ export function createUssdService(deps: UssdServiceDeps) {
     return next.getTime() > last ? null : next;
   }
 
+  /**
+   * What a payment of this amount is charged: the fee, its share of the amount capped
+   * (USSD_FEE_*), with VAT on it. Checkout adds it to what the customer pays when they bear it.
+   */
+  function collectionCharges(amountKobo: Kobo): Charges {
+    return cappedShareCharges(
+      amountKobo,
+      { basisPoints: deps.config.feeBasisPoints, capKobo: deps.config.feeCapKobo },
+      deps.vatBasisPoints,
+    );
+  }
+
   /** Operator and sandbox use: a reference by its digits, whoever owns it. */
   function findByReference(reference: string): Promise<UssdReference | undefined> {
     return repository.findByReference(db, reference);
@@ -222,6 +235,7 @@ export function createUssdService(deps: UssdServiceDeps) {
     settle,
     queryAndSettle,
     findByReference,
+    collectionCharges,
   };
 }
 

@@ -6,15 +6,15 @@
 export type { Biller } from './providers/biller.ts';
 export { createBillerSimulator } from './providers/biller-simulator.ts';
 export { createUnconfiguredBiller } from './providers/unconfigured-biller.ts';
-export { vasRoutes } from './routes/index.ts';
-export { createVasCatalogueService, type VasCatalogueService } from './vas-catalogue-service.ts';
+export type { VasCatalogueService } from './vas-catalogue-service.ts';
+/** What the wiring builds and registers of this module (docs/architecture.md). */
+export { vasModule } from './vas-module.ts';
 export { countPendingPurchases } from './vas-purchase-repository.ts';
-export { createVasPurchaseService, type VasPurchaseService } from './vas-purchase-service.ts';
+export type { VasPurchaseService } from './vas-purchase-service.ts';
 export {
   CategorySchema,
   ListPurchasesQuery,
   ProductSchema,
   PurchaseTransactionSchema,
 } from './vas-schemas.ts';
-export { createVasStatusQueryWorker } from './vas-status-query-worker.ts';
 export { categoryView, productView, purchaseTransactionView } from './vas-view.ts';

@@ -1,7 +1,11 @@
 import type { Principal } from '../../auth/principal.ts';
 import { dailyLimitMessage, limitsFor, type MoneyOutLimits } from '../../config/kyc-limits.ts';
 import type { Db } from '../../db/db.ts';
-import { createGroupCommit, type GroupCommitLimits } from '../../db/group-commit.ts';
+import {
+  createGroupCommit,
+  type GroupCommitLimits,
+  withoutQueueBound,
+} from '../../db/group-commit.ts';
 import { AppError, recordNotFound } from '../../errors/app-error.ts';
 import { throwIfRefusedOrFailed } from '../../errors/batch-items.ts';
 import { idempotencyClaimJson } from '../../idempotency/idempotency.ts';
@@ -75,8 +79,9 @@ export function createVasPurchaseService(deps: VasPurchaseServiceDeps) {
     ...deps.batches,
     run: (items) => applyVasBatch(deps.db, 'place', items),
   });
+  // A settlement finishes a purchase whose hold committed: never refused for a full queue.
   const settlements = createGroupCommit<Record<string, unknown>, VasBatchResult>({
-    ...deps.batches,
+    ...withoutQueueBound(deps.batches),
     run: (items) => applyVasBatch(deps.db, 'settle', items),
   });
 

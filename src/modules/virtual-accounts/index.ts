@@ -4,16 +4,13 @@
  * them through the Collections port this module implements.
  */
 
-export { virtualAccountRoutes } from './routes/index.ts';
 export type { VirtualAccount } from './virtual-account.ts';
-export { createVirtualAccountCollections } from './virtual-account-collections.ts';
 export { virtualAccountsAsAccounts } from './virtual-account-listing.ts';
 export { VirtualAccountWithPaymentsSchema } from './virtual-account-schemas.ts';
-export {
-  createVirtualAccountService,
-  type VirtualAccountService,
-} from './virtual-account-service.ts';
+export type { VirtualAccountService } from './virtual-account-service.ts';
 export {
   virtualAccountTransferView,
   virtualAccountWithPaymentsView,
 } from './virtual-account-view.ts';
+/** What the wiring builds and registers of this module (docs/architecture.md). */
+export { virtualAccountsModule } from './virtual-accounts-module.ts';

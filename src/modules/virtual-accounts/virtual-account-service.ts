@@ -4,6 +4,7 @@ import type { Db, Queryable } from '../../db/db.ts';
 import { AppError, recordNotFound } from '../../errors/app-error.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { isObjectId, newObjectId } from '../../shared/ids.ts';
+import type { Kobo } from '../../shared/money.ts';
 import type { DestinationPolicy } from '../../webhooks/destination-guard.ts';
 import { checkDestination } from '../../webhooks/webhook-service.ts';
 import { findSettlementAccount, newAccountNumber } from '../accounts/index.ts';
@@ -15,6 +16,7 @@ import type {
   VirtualAccountStatus,
   VirtualAccountWithPayments,
 } from './virtual-account.ts';
+import { collectionCharges } from './virtual-account-collections.ts';
 import * as repository from './virtual-account-repository.ts';
 
 export interface VirtualAccountServiceDeps {
@@ -22,6 +24,8 @@ export interface VirtualAccountServiceDeps {
   readonly clock: Clock;
   readonly institutionCode: string;
   readonly config: VirtualAccountConfig;
+  /** VAT on the collection fee (collectionCharges). */
+  readonly vatBasisPoints: bigint;
   readonly callbackPolicy: DestinationPolicy;
   /** The client's webhook URL, where payments go when the account names no callbackUrl. */
   readonly webhookUrlOf: (clientId: string) => Promise<string | null>;
@@ -350,6 +354,8 @@ export function createVirtualAccountService(deps: VirtualAccountServiceDeps) {
     list,
     listWithPayments,
     findByNumber,
+    /** What a payment of this amount is charged (the one rule the transfers module applies). */
+    collectionCharges: (amountKobo: Kobo) => collectionCharges(deps, amountKobo),
   };
 }
 

@@ -24,6 +24,20 @@ export interface NameEnquiryDeps {
 }
 
 /**
+ * The asking client's allowance for enquiries about numbers that are no account (the API's
+ * enumeration guard, docs/operations.md): the service reports each miss where it happens.
+ */
+export interface EnquiryMisses {
+  /** Refuses (429) a client that is over its misses, before anything is looked up. */
+  refuseIfOver(): Promise<void>;
+  /** Counts one miss: the number is no account, here or at the other bank. */
+  count(): Promise<void>;
+}
+
+/** Callers that are not an API client's request (the benchmarks): nothing is counted. */
+const UNCOUNTED: EnquiryMisses = { refuseIfOver: async () => {}, count: async () => {} };
+
+/**
  * Resolves an account's name: ours from our own accounts, others through the NIP rail. The
  * answer's session id is the nameEnquiryReference a transfer must quote; it is bound to the
  * asking client and this account, and expires.
@@ -32,7 +46,9 @@ export function createNameEnquiryService(deps: NameEnquiryDeps) {
   async function enquire(
     principal: Principal,
     request: { bankCode: string; accountNumber: string },
+    misses: EnquiryMisses = UNCOUNTED,
   ): Promise<NameEnquiry & { bankName: string }> {
+    await misses.refuseIfOver();
     const bank = deps.banks.find(request.bankCode);
     if (bank === undefined) {
       throw new AppError('UNKNOWN_BANK');
@@ -40,8 +56,8 @@ export function createNameEnquiryService(deps: NameEnquiryDeps) {
     const sessionId = newNipSessionId(deps.institutionCode, deps.clock);
     const found =
       request.bankCode === deps.institutionCode
-        ? await lookUpOwnAccount(request.accountNumber)
-        : await lookUpOtherBank(sessionId, request);
+        ? await lookUpOwnAccount(request.accountNumber, misses)
+        : await lookUpOtherBank(sessionId, request, misses);
     const now = deps.clock.now();
     const enquiry: NameEnquiry = {
       sessionId,
@@ -57,7 +73,7 @@ export function createNameEnquiryService(deps: NameEnquiryDeps) {
   }
 
   /** One of our accounts, or a collection account that takes payments now (by its name). */
-  async function lookUpOwnAccount(accountNumber: string) {
+  async function lookUpOwnAccount(accountNumber: string, misses: EnquiryMisses) {
     const account = await findAccountByNumber(deps.db, accountNumber);
     if (account !== undefined && account.status !== 'Closed') {
       return {
@@ -71,6 +87,7 @@ export function createNameEnquiryService(deps: NameEnquiryDeps) {
         ? (await deps.collections.findByNumbers(deps.db, [accountNumber])).get(accountNumber)
         : undefined;
     if (collection === undefined || !collection.payable) {
+      await misses.count();
       throw new AppError('NAME_ENQUIRY_FAILED', 'Invalid account');
     }
     return {
@@ -83,9 +100,11 @@ export function createNameEnquiryService(deps: NameEnquiryDeps) {
   async function lookUpOtherBank(
     sessionId: string,
     request: { bankCode: string; accountNumber: string },
+    misses: EnquiryMisses,
   ) {
     const outcome = await deps.rail.nameEnquiry({ sessionId, ...request });
     if (outcome.kind === 'rejected') {
+      await misses.count();
       throw new AppError('NAME_ENQUIRY_FAILED', outcome.responseMessage);
     }
     if (outcome.kind === 'unavailable') {

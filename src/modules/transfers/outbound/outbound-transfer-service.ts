@@ -1,7 +1,11 @@
 import type { Principal } from '../../../auth/principal.ts';
 import type { TransferConfig } from '../../../config/config.ts';
 import type { Db } from '../../../db/db.ts';
-import { createGroupCommit, type GroupCommitLimits } from '../../../db/group-commit.ts';
+import {
+  createGroupCommit,
+  type GroupCommitLimits,
+  withoutQueueBound,
+} from '../../../db/group-commit.ts';
 import { itemFailure, refusalError } from '../../../errors/batch-items.ts';
 import { requestFingerprint } from '../../../idempotency/idempotency.ts';
 import type { Rail, TransferOutcome } from '../../../rails/rail.ts';
@@ -34,7 +38,7 @@ export interface OutboundTransferServiceDeps {
   readonly institutionCode: string;
   readonly config: TransferConfig;
   readonly beneficiaries: Pick<BeneficiaryService, 'toSave'>;
-  /** Group commit: the most items per call, and calls in flight at once. */
+  /** Group commit: the most items per call, calls in flight at once, and items waiting. */
   readonly batches: GroupCommitLimits;
   /** Numbers of ours that collect for an account (virtual accounts). */
   readonly collections: Collections;
@@ -71,9 +75,12 @@ export function createOutboundTransferService(deps: OutboundTransferServiceDeps)
     },
   });
 
-  /** Rail answers are group-committed the same way, one call per batch of settlements. */
+  /**
+   * Rail answers are group-committed the same way, one call per batch of settlements. Never
+   * refused for a full queue: the hold is committed and the rail has answered by then.
+   */
   const settlements = createGroupCommit<PreparedSettlement, AppliedResult>({
-    ...deps.batches,
+    ...withoutQueueBound(deps.batches),
     run: (batch) =>
       applyTransferBatch(
         deps.db,

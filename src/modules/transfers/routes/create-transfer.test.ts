@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { before, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import {
   getAccount,
   nameEnquiry,
@@ -8,7 +8,9 @@ import {
   openSubAccount,
   sandboxCredit,
   sendTransfer,
+  signedInClient,
 } from '../../../../test/factories.ts';
+import { buildTestApp, type TestApp } from '../../../../test/harness.ts';
 import { describeAuthGuards, useRouteContext } from '../../../../test/shared-route-tests.ts';
 
 const OTHER_ACCOUNT = OTHER_BANK_ACCOUNT;
@@ -310,4 +312,110 @@ describe('POST /transfers', () => {
       saveBeneficiary: false,
     },
   }));
+});
+
+describe('POST /transfers when too many placements wait for the database', () => {
+  let testApp: TestApp;
+  let payer: Awaited<ReturnType<typeof signedInClient>>;
+  let payee: Awaited<ReturnType<typeof signedInClient>>;
+
+  before(async () => {
+    // One item may wait behind the batches in flight. The revocation list is read once a
+    // minute, so no request needs the database before its transfer's look-ups.
+    testApp = await buildTestApp({
+      GROUP_COMMIT_MAX_WAITING: '1',
+      REVOCATION_REFRESH_SECONDS: '60',
+    });
+    payer = await signedInClient(testApp, 'Busy Payer Ltd', 0);
+    payee = await signedInClient(testApp, 'Busy Payee Ltd', 1);
+    await sandboxCredit(testApp.app, payer.client.mainAccountNumber, 1_000);
+  });
+  after(() => testApp?.close());
+
+  const send = (body: object, idempotencyKey: string) =>
+    testApp.app.inject({
+      method: 'POST',
+      url: '/transfers',
+      headers: { ...payer.headers, 'idempotency-key': idempotencyKey },
+      payload: body,
+    });
+  const balanceOf = async (client: typeof payer) =>
+    (await getAccount(testApp.app, client.headers, client.client.mainAccountId)).accountBalance;
+
+  it('503 SERVER_BUSY with Retry-After for what finds the queue full, and nothing of it done', {
+    timeout: 120_000,
+  }, async () => {
+    const { sessionId } = await nameEnquiry(
+      testApp.app,
+      payer.headers,
+      '999240',
+      payee.client.mainAccountNumber,
+    );
+    const payeeBefore = await balanceOf(payee);
+    const bodies = Array.from({ length: 8 }, (_, index) => ({
+      debitAccountNumber: payer.client.mainAccountNumber,
+      nameEnquiryReference: sessionId,
+      beneficiaryBankCode: '999240',
+      beneficiaryAccountNumber: payee.client.mainAccountNumber,
+      amount: 10,
+      paymentReference: `BUSY-${index}`,
+      saveBeneficiary: false,
+    }));
+    // The debit account stays locked (on embedded PGlite, the one session stays taken) until
+    // the refusals are in: at most two batches of one item are in flight and one item waits.
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let locked = () => {};
+    const lockTaken = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    const holding = testApp.db.transaction(async (tx) => {
+      await tx.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [
+        payer.client.mainAccountId,
+      ]);
+      locked();
+      await gate;
+    });
+    await lockTaken;
+    let answered = 0;
+    const answers = bodies.map((body, index) =>
+      send(body, `busy-${index}`).finally(() => {
+        answered += 1;
+        if (answered === bodies.length - 3) {
+          release();
+        }
+      }),
+    );
+    await holding;
+    const responses = await Promise.all(answers);
+
+    const refused = responses.flatMap((response, index) =>
+      response.statusCode === 503 ? [{ response, body: bodies[index], index }] : [],
+    );
+    const placed = responses.filter((response) => response.statusCode === 200);
+    assert.ok(refused.length >= bodies.length - 3, `${refused.length} refused`);
+    assert.equal(refused.length + placed.length, bodies.length, 'each is refused or placed');
+    for (const { response } of refused) {
+      assert.equal(response.headers['retry-after'], '1');
+      const error = response.json();
+      assert.equal(error.statusCode, 503);
+      assert.equal(error.code, 'SERVER_BUSY');
+      assert.equal(error.error, 'Service Unavailable');
+      assert.equal(error.message, error.error_description);
+    }
+    // Only the placed ones moved money.
+    assert.equal(await balanceOf(payee), payeeBefore + 10 * placed.length);
+    // A refused request claimed neither its Idempotency-Key nor its paymentReference: sent
+    // again, it is placed as new, once.
+    const [first] = refused;
+    assert.ok(first?.body);
+    const again = await send(first.body, `busy-${first.index}`);
+    assert.equal(again.statusCode, 200, again.body);
+    assert.equal(again.json().data.paymentReference, first.body.paymentReference);
+    const replay = await send(first.body, `busy-${first.index}`);
+    assert.equal(replay.json().data._id, again.json().data._id);
+    assert.equal(await balanceOf(payee), payeeBefore + 10 * (placed.length + 1));
+  });
 });

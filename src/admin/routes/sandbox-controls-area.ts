@@ -1,0 +1,46 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { type SandboxClockRouteOptions, sandboxClockRoutes } from './sandbox-clock.ts';
+import { type SandboxCreditRouteOptions, sandboxCreditRoute } from './sandbox-credits.ts';
+import { type SandboxFaultRoutesOptions, sandboxFaultRoutes } from './sandbox-faults.ts';
+import { type SandboxFixturesRouteOptions, sandboxFixturesRoutes } from './sandbox-fixtures.ts';
+import {
+  type SandboxNipOutcomeRouteOptions,
+  sandboxNipOutcomeRoute,
+} from './sandbox-nip-outcomes.ts';
+import { type SandboxResetRouteOptions, sandboxResetRoute } from './sandbox-reset.ts';
+import { type SandboxUssdDialRouteOptions, sandboxUssdDialRoute } from './sandbox-ussd-dials.ts';
+import {
+  type SandboxVirtualAccountPaymentRouteOptions,
+  sandboxVirtualAccountPaymentRoute,
+} from './sandbox-virtual-account-payments.ts';
+import { type SandboxWebhookRouteOptions, sandboxWebhookRoute } from './sandbox-webhooks.ts';
+
+export type SandboxControlRoutesOptions = SandboxNipOutcomeRouteOptions &
+  SandboxCreditRouteOptions &
+  SandboxVirtualAccountPaymentRouteOptions &
+  SandboxUssdDialRouteOptions &
+  SandboxClockRouteOptions &
+  SandboxWebhookRouteOptions &
+  SandboxFaultRoutesOptions &
+  SandboxFixturesRouteOptions &
+  SandboxResetRouteOptions;
+
+/**
+ * The sandbox's controls (docs/sandbox-testing-controls.md): the simulated networks' next
+ * outcomes and payments, the test clock, the webhook inbox, faults, fixtures and the reset. In
+ * production each answers SANDBOX_ONLY.
+ */
+export const sandboxControlRoutes: FastifyPluginAsyncTypebox<SandboxControlRoutesOptions> = async (
+  app,
+  options,
+) => {
+  await app.register(sandboxNipOutcomeRoute, options);
+  await app.register(sandboxCreditRoute, options);
+  await app.register(sandboxVirtualAccountPaymentRoute, options);
+  await app.register(sandboxUssdDialRoute, options);
+  await app.register(sandboxClockRoutes, options);
+  await app.register(sandboxWebhookRoute, options);
+  await app.register(sandboxFaultRoutes, options);
+  await app.register(sandboxFixturesRoutes, options);
+  await app.register(sandboxResetRoute, options);
+};

@@ -1,0 +1,119 @@
+import type { GroupCommitLimits } from '../../db/group-commit.ts';
+import {
+  type CoreParts,
+  type ModuleDescriptor,
+  moduleRoutes,
+  type RouteParts,
+  statusQueriesInServer,
+  statusQuerySettings,
+} from '../../http/module-descriptor.ts';
+import { createEnumerationGuard } from '../../http/plugins/enumeration-guard.ts';
+import { byClient } from '../../http/plugins/rate-limits.ts';
+import { GL_ACCOUNTS } from '../../ledger/gl-accounts.ts';
+import type { Rail } from '../../rails/rail.ts';
+import type { BeneficiaryService } from '../beneficiaries/index.ts';
+import type { Collections } from './collections.ts';
+import { createInboundCreditService } from './inbound/inbound-credit-service.ts';
+import { findBank } from './name-enquiry/bank-directory.ts';
+import { createNameEnquiryService } from './name-enquiry/name-enquiry-service.ts';
+import { createOutboundTransferService } from './outbound/outbound-transfer-service.ts';
+import { createStatusQueryWorker } from './outbound/status-query-worker.ts';
+import { transferRoutes } from './routes/index.ts';
+import { createTransferService } from './transfer-service.ts';
+
+/** What the transfers module is built from, besides the core parts. */
+export interface TransfersModuleDeps extends CoreParts {
+  /** The NIP rail (guarded: deadlines and a circuit breaker). */
+  readonly rail: Rail;
+  /** Group commit of the money path (db/group-commit.ts), the queue bound included. */
+  readonly batches: GroupCommitLimits;
+  /** Numbers of ours that collect for an account (the virtual-accounts module). */
+  readonly collections: Collections;
+  readonly beneficiaries: Pick<BeneficiaryService, 'toSave'>;
+}
+
+/**
+ * Name enquiry, transfers a client sends, credits other banks send, and their history. Credits
+ * from other banks arrive through the rail, whichever rail it is.
+ */
+function createTransfersServices(deps: TransfersModuleDeps) {
+  const { config, db, clock, rail, batches, collections } = deps;
+  const inboundCredits = createInboundCreditService({
+    db,
+    clock,
+    institutionCode: config.institutionCode,
+    stampDuty: config,
+    settlementAccountId:
+      config.ibsEnv === 'sandbox' ? GL_ACCOUNTS.sandboxExternalFloat : GL_ACCOUNTS.nipSettlement,
+    batches,
+    collections,
+  });
+  rail.onInboundCredit((credit) => inboundCredits.receive(credit));
+  const nameEnquiryService = createNameEnquiryService({
+    db,
+    clock,
+    rail,
+    banks: { find: (code) => findBank(code, config.institutionCode) },
+    institutionCode: config.institutionCode,
+    ttlSeconds: config.transfers.nameEnquiryTtlSeconds,
+    collections,
+  });
+  const outboundTransfers = createOutboundTransferService({
+    db,
+    clock,
+    rail,
+    institutionCode: config.institutionCode,
+    config: config.transfers,
+    beneficiaries: deps.beneficiaries,
+    batches,
+    collections,
+  });
+  const transferService = createTransferService({ db, outbound: outboundTransfers });
+  return { inboundCredits, nameEnquiryService, outboundTransfers, transferService };
+}
+
+type TransfersServices = ReturnType<typeof createTransfersServices>;
+
+/**
+ * The transfers routes' options. Name enquiry shows customers' names: it has a limit of its own
+ * per client, and a client that asks about many numbers that are no account waits (the misses
+ * are counted where the service meets them; docs/operations.md, "Rate limits").
+ */
+function transferRouteOptions({ config, services, limit }: RouteParts<TransfersServices>) {
+  const limits = config.rateLimits;
+  return {
+    institutionCode: config.institutionCode,
+    maxAmountKobo: config.maxAmountKobo,
+    nameEnquiryService: services.nameEnquiryService,
+    outboundTransfers: services.outboundTransfers,
+    transferService: services.transferService,
+    nameEnquiryPerMinutePerClient: limits.nameEnquiryPerMinutePerClient,
+    enquiryMisses: createEnumerationGuard({
+      limit,
+      misses: {
+        name: 'name-enquiry-misses',
+        max: limits.nameEnquiryMissesPerHourPerClient,
+        perSeconds: 3600,
+        key: byClient,
+      },
+    }),
+  };
+}
+
+export const transfersModule = {
+  name: 'transfers',
+  createServices: createTransfersServices,
+  routes: [moduleRoutes('api', transferRoutes, transferRouteOptions)],
+  workers: [
+    {
+      name: 'statusQueries',
+      inServer: statusQueriesInServer,
+      // Processing NIP transfers, including those a crash left between hold and dispatch.
+      create: (parts) =>
+        createStatusQueryWorker({
+          ...statusQuerySettings(parts),
+          outbound: parts.services.outboundTransfers,
+        }),
+    },
+  ],
+} satisfies ModuleDescriptor<TransfersServices, TransfersModuleDeps, TransfersServices>;
