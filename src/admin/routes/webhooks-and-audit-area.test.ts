@@ -1,0 +1,14 @@
+import { describeAdminArea } from '../../../test/admin-area-tests.ts';
+
+describeAdminArea(
+  'webhooks and the audit trail',
+  [
+    'GET /admin/clients/:id/webhook',
+    'PUT /admin/clients/:id/webhook',
+    'GET /admin/clients/:id/webhooks/deliveries',
+    'POST /admin/clients/:id/webhooks/replay',
+    'POST /admin/clients/:id/webhooks/deliveries/:eventId/replay',
+    'GET /admin/audit-events',
+  ],
+  () => ({ method: 'GET', url: '/admin/audit-events' }),
+);
