@@ -27,18 +27,10 @@ import {
  * Calls from one folder's functions to another's that go against the TypeScript imports between
  * them, and why. A reason no longer needed is reported too, so the list only shrinks.
  */
-const CALLS_AGAINST_IMPORTS: Record<string, string> = {
-  'src/modules/transfers -> src/modules/virtual-accounts':
-    "apply_transfer_batch hands a payment into a virtual account to virtual_account_collect by the claim's kind, while the virtual accounts module implements the transfers module's Collections port",
-  'src/modules/transfers -> src/modules/ussd':
-    "apply_transfer_batch hands a payment on a USSD reference to ussd_reference_collect by the claim's kind, while the USSD module builds the transfers module's CollectionAccount",
-};
+const CALLS_AGAINST_IMPORTS: Record<string, string> = {};
 
 /** Function files whose body another file repeats, and why. */
-const SAME_BODIES: Record<string, string> = {
-  'src/modules/vas/sql/vas_refuse.sql':
-    'repeats transfer_refuse for apply_vas_batch, which catches the same SQLSTATE as apply_transfer_batch: the two batch runners are to become one',
-};
+const SAME_BODIES: Record<string, string> = {};
 
 interface FunctionFileFacts {
   readonly file: string;

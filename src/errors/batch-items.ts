@@ -3,7 +3,7 @@ import { AppError } from './app-error.ts';
 import { ERROR_CODES, type ErrorCode } from './error-codes.ts';
 
 /**
- * What a batch call's SQL (apply_transfer_batch, apply_vas_batch) answers for an item it refused:
+ * What the batch runner (apply_batch, ledger/batch.ts) answers for an item it refused:
  * a business rule said no (OTP01 / OIB01), with our error code. Only that item rolled back.
  */
 export interface ItemRefusal {

@@ -1,3 +1,4 @@
+import { Type } from 'typebox';
 import type { Queryable } from '../db/db.ts';
 import type { Clock } from '../shared/clock.ts';
 import { newOpaqueId } from '../shared/ids.ts';
@@ -50,3 +51,12 @@ export async function enqueueEvent(
   const [id] = await enqueueEvents(tx, clock, [event]);
   return id as string;
 }
+
+/** An event as webhook_enqueue takes it inside a batch call (outboxEventsJson). */
+export const OutboxEventItemSchema = Type.Object({
+  id: Type.String(),
+  clientId: Type.String(),
+  type: Type.String(),
+  payload: Type.String(),
+  callbackUrl: Type.Union([Type.String(), Type.Null()]),
+});

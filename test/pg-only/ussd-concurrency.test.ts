@@ -57,13 +57,15 @@ describe('USSD payments under concurrency (PostgreSQL)', () => {
     // Watch the group commit's calls on the services' own database handle.
     const query = testApp.db.query.bind(testApp.db);
     testApp.db.query = ((sql: string, params?: readonly unknown[]) => {
-      if (sql.includes('apply_transfer_batch($1') && params?.[0] === 'receive') {
-        const items = JSON.parse(String(params[1])) as {
-          collection?: { kind: string; referenceId?: string };
+      if (sql.includes('apply_batch($1') && params?.[0] === 'transfer_receive_one') {
+        const items = JSON.parse(String(params[2])) as {
+          claims?: { handler: string; referenceId?: string }[];
         }[];
         receiveBatches.push(
           items.flatMap((item) =>
-            item.collection?.kind === 'ussdReference' ? [item.collection.referenceId ?? ''] : [],
+            (item.claims ?? []).flatMap((claim) =>
+              claim.handler === 'ussd_reference_collect' ? [claim.referenceId ?? ''] : [],
+            ),
           ),
         );
       }

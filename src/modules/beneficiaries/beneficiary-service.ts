@@ -1,3 +1,4 @@
+import { Type } from 'typebox';
 import type { Principal } from '../../auth/principal.ts';
 import type { Db, Queryable } from '../../db/db.ts';
 import { recordNotFound } from '../../errors/app-error.ts';
@@ -73,3 +74,12 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
 }
 
 export type BeneficiaryService = ReturnType<typeof createBeneficiaryService>;
+
+/** A beneficiary as beneficiary_save takes it inside a batch call (`toSave`). */
+export const BeneficiaryToSaveSchema = Type.Object({
+  id: Type.String(),
+  bankCode: Type.String(),
+  bankName: Type.String(),
+  accountNumber: Type.String(),
+  accountName: Type.String(),
+});

@@ -3,3 +3,4 @@
 /** What the wiring builds and registers of this module (docs/architecture.md). */
 export { beneficiariesModule } from './beneficiaries-module.ts';
 export type { BeneficiaryService } from './beneficiary-service.ts';
+export { BeneficiaryToSaveSchema } from './beneficiary-service.ts';

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/db.ts';
+import type { Claim } from '../../ledger/batch.ts';
 import type { Charges } from '../../ledger/charges.ts';
 import type { Kobo } from '../../shared/money.ts';
 import type { OutboxEvent } from '../../webhooks/outbox.ts';
@@ -10,9 +11,9 @@ import type { Transfer } from './transfer.ts';
  * sends to) or a USSD payment reference (a code a payer dials at their own bank). The transfers
  * module pays it like an account, into its settlement account, and the owner accepts or refuses
  * each payment inside the payment's own database call: the batch item carries the owner's
- * `claim`, which apply_transfer_batch hands to the owner's SQL function by its `kind`
- * (sql/apply_transfer_batch.sql). The virtual accounts and USSD modules implement this port; services.ts
- * plugs them in.
+ * `claims`, which the item's function hands to the SQL functions they name (batch_run_claims,
+ * ledger/sql/), so transfers never names its collectors. The virtual accounts and USSD modules
+ * implement this port; services.ts plugs them in.
  */
 export interface CollectionAccount {
   /** The row the owner's SQL decides on; the batch locks it, so payments to it go one at a time. */
@@ -27,8 +28,8 @@ export interface CollectionAccount {
   readonly payable: boolean;
   /** What the bank charges the client on a payment of this amount. */
   charges(amountKobo: Kobo): Charges;
-  /** What the owner's SQL function gets to accept or refuse this payment. */
-  claim(payment: CollectionPayment): CollectionClaim;
+  /** What the owners' SQL functions get to accept or refuse this payment (ledger/batch.ts). */
+  claims(payment: CollectionPayment): Claim[];
   /** The settlement account's statement line for the payment (its Inwards row). */
   narration(payment: Transfer): string;
   /** The owner's webhooks for an accepted payment (the settlement account's Inwards row). */
@@ -43,14 +44,6 @@ export interface CollectionPayment {
   /** When the bank received it: what an expiry is judged by. */
   readonly receivedAt: Date;
 }
-
-/**
- * The batch item's `collection` field. `kind` picks the owner's SQL function in
- * apply_transfer_batch; the rest is that function's own business.
- */
-export type CollectionClaim = { readonly kind: 'virtualAccount' | 'ussdReference' } & Readonly<
-  Record<string, string>
->;
 
 export interface Collections {
   /** The collection accounts with these numbers, by number; others are absent. */

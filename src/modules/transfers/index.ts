@@ -4,7 +4,6 @@
  */
 export {
   type CollectionAccount,
-  type CollectionClaim,
   type CollectionPayment,
   type Collections,
   NO_COLLECTIONS,

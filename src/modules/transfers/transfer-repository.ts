@@ -1,9 +1,9 @@
 import { claimDue, type DueRows } from '../../db/claim-due.ts';
 import type { Queryable } from '../../db/db.ts';
-import type { ItemFailure, ItemRefusal } from '../../errors/batch-items.ts';
 import type { Kobo } from '../../shared/money.ts';
 import type { DueClaim } from '../../shared/poll-loop.ts';
 import type { Transfer, TransferDirection, TransferStatus } from './transfer.ts';
+import type { TransferRowJson } from './transfer-batch.ts';
 
 /** What a stored transfer carries beyond its published fields. */
 export interface TransferRecord extends Transfer {
@@ -108,57 +108,53 @@ function transferValues(transfer: Transfer, extras: NewTransferExtras) {
 
 /**
  * A new transfer as a row of the `transfers` table in JSON (bigints as text, times in ISO 8601),
- * for the placement function, which inserts it with jsonb_populate_record.
+ * for the batch functions, which insert it with jsonb_populate_record (TransferRowSchema in
+ * transfer-batch.ts names the columns; a test holds them to the table's).
  */
-export function transferRowJson(transfer: Transfer, extras: NewTransferExtras = {}) {
-  const names = TRANSFER_COLUMNS.split(',').map((name) => name.trim());
-  const row: Record<string, unknown> = { status_queries: 0 };
-  for (const [index, value] of transferValues(transfer, extras).entries()) {
-    row[names[index] as string] = value instanceof Date ? value.toISOString() : jsonSafe(value);
-  }
-  return row;
-}
-
-const jsonSafe = (value: unknown) => (typeof value === 'bigint' ? value.toString() : value);
-
-/** What the placement function answered for one item of a batch. */
-export type PlacementResult =
-  | { readonly kind: 'placed' }
-  | { readonly kind: 'replay'; readonly transferId: string }
-  | ItemRefusal
-  | ItemFailure;
-
-/** What settling a rail answer, or receiving an inbound credit, came to. */
-export type AppliedResult =
-  | { readonly kind: 'settled' | 'unchanged' | 'received' | 'duplicate' }
-  | ItemRefusal
-  | ItemFailure;
-
-/**
- * A batch in one call (apply_transfer_batch, sql/): placements ('place'),
- * NIP settlements ('settle') or inbound credits ('receive'); one result per item, in order.
- * Outside a transaction the call is its own: it commits as it answers.
- */
-export async function applyTransferBatch(
-  db: Queryable,
-  kind: 'settle' | 'receive',
-  items: readonly object[],
-): Promise<AppliedResult[]>;
-export async function applyTransferBatch(
-  db: Queryable,
-  kind: 'place',
-  items: readonly object[],
-): Promise<PlacementResult[]>;
-export async function applyTransferBatch(
-  db: Queryable,
-  kind: 'place' | 'settle' | 'receive',
-  items: readonly object[],
-): Promise<(PlacementResult | AppliedResult)[]> {
-  const rows = await db.query<{ results: (PlacementResult | AppliedResult)[] }>(
-    'SELECT apply_transfer_batch($1, $2::jsonb) AS results',
-    [kind, JSON.stringify(items)],
-  );
-  return rows[0]?.results ?? [];
+export function transferRowJson(transfer: Transfer, extras: NewTransferExtras = {}): TransferRowJson {
+  const iso = (at: Date | null) => at?.toISOString() ?? null;
+  return {
+    id: transfer.id,
+    client_id: transfer.clientId,
+    account_id: transfer.accountId,
+    type: transfer.type,
+    session_id: transfer.sessionId,
+    name_enquiry_reference: transfer.nameEnquiryReference,
+    payment_reference: transfer.paymentReference,
+    provider: transfer.provider,
+    provider_channel: transfer.providerChannel,
+    provider_channel_code: transfer.providerChannelCode,
+    destination_institution_code: transfer.destinationInstitutionCode,
+    credit_account_name: transfer.credit.accountName,
+    credit_account_number: transfer.credit.accountNumber,
+    credit_bank_code: transfer.credit.bankCode,
+    credit_kyc_level: transfer.credit.kycLevel,
+    debit_account_name: transfer.debit.accountName,
+    debit_account_number: transfer.debit.accountNumber,
+    debit_bank_code: transfer.debit.bankCode,
+    debit_kyc_level: transfer.debit.kycLevel,
+    transaction_location: transfer.transactionLocation,
+    narration: transfer.narration,
+    amount_kobo: transfer.amountKobo.toString(),
+    fee_kobo: transfer.feeKobo.toString(),
+    vat_kobo: transfer.vatKobo.toString(),
+    stamp_duty_kobo: transfer.stampDutyKobo.toString(),
+    response_code: transfer.responseCode,
+    response_message: transfer.responseMessage,
+    status: transfer.status,
+    is_reversed: transfer.isReversed,
+    reversal_reference: transfer.reversalReference,
+    created_at: transfer.createdAt.toISOString(),
+    updated_at: transfer.updatedAt.toISOString(),
+    approved_at: iso(transfer.approvedAt),
+    declined_at: iso(transfer.declinedAt),
+    request_hash: extras.requestHash ?? null,
+    hold_id: extras.holdId ?? null,
+    status_queries: 0,
+    next_status_query_at: iso(extras.nextStatusQueryAt ?? null),
+    save_beneficiary: extras.saveBeneficiary ?? false,
+    daily_limit_key: extras.dailyLimitKey ?? null,
+  };
 }
 
 /**

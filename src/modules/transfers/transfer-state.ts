@@ -38,7 +38,7 @@ export function canMove(from: TransferStatus, to: TransferStatus): boolean {
 }
 
 /** The status after `to` is applied to `from`; anything the table does not allow is a bug. */
-export function move(from: TransferStatus, to: TransferStatus): TransferStatus {
+export function move<To extends TransferStatus>(from: TransferStatus, to: To): To {
   invariant(canMove(from, to), `a transfer cannot move from ${from} to ${to}`);
   return to;
 }

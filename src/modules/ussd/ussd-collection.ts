@@ -4,6 +4,7 @@ import type { Account } from '../accounts/index.ts';
 import type { CollectionAccount } from '../transfers/index.ts';
 import type { UssdBank } from './ussd-banks.ts';
 import { statusAt, type UssdReference } from './ussd-reference.ts';
+import type { UssdReferenceClaim } from './ussd-reference-claim.ts';
 import { ussdReferenceView } from './ussd-view.ts';
 
 export interface UssdCollectionContext {
@@ -36,16 +37,19 @@ export function referenceAsCollection(
     payable:
       statusAt(reference, context.now) === 'Pending' && settlementAccount.status === 'Active',
     charges: context.charges,
-    claim: (payment) => ({
-      kind: 'ussdReference',
-      referenceId: reference.id,
+    claims: (payment) => [
+      {
+        handler: 'ussd_reference_collect',
+        lock: reference.id,
+        referenceId: reference.id,
       transferId: payment.id,
       sessionId: payment.sessionId,
       amount: payment.amountKobo.toString(),
       receivedAt: payment.receivedAt.toISOString(),
       ussdBankCode: context.payerBank.ussdBankCode,
-      at: context.now.toISOString(),
-    }),
+        at: context.now.toISOString(),
+      } satisfies UssdReferenceClaim,
+    ],
     narration: (payment) =>
       `USSD ${reference.reference} via ${context.payerBank.bankName} from ${payment.debit.accountName}`,
     paymentEvents: (payment) => {

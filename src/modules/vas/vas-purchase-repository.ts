@@ -1,6 +1,5 @@
 import { claimDue, type DueRows } from '../../db/claim-due.ts';
 import type { Queryable } from '../../db/db.ts';
-import type { ItemFailure, ItemRefusal } from '../../errors/batch-items.ts';
 import type { DueClaim } from '../../shared/poll-loop.ts';
 import type { VasService } from './providers/biller.ts';
 import type { Channel, Purchase, PurchaseStatus } from './vas-purchase.ts';
@@ -100,26 +99,6 @@ export function purchaseRowJson(purchase: Purchase) {
     updated_at: purchase.updatedAt.toISOString(),
     completed_at: purchase.completedAt?.toISOString() ?? null,
   };
-}
-
-/** What the batch call answered for one item. */
-export type VasBatchResult =
-  | { readonly kind: 'placed' | 'settled' | 'unchanged' }
-  | { readonly kind: 'replay'; readonly purchaseId: string }
-  | ItemRefusal
-  | ItemFailure;
-
-/** A batch of placements or settlements in one call (apply_vas_batch, sql/). */
-export async function applyVasBatch(
-  db: Queryable,
-  kind: 'place' | 'settle',
-  items: readonly Readonly<Record<string, unknown>>[],
-): Promise<VasBatchResult[]> {
-  const rows = await db.query<{ results: VasBatchResult[] }>(
-    'SELECT apply_vas_batch($1, $2::jsonb) AS results',
-    [kind, JSON.stringify(items)],
-  );
-  return rows[0]?.results ?? [];
 }
 
 export async function findPurchase(db: Queryable, id: string): Promise<Purchase | undefined> {

@@ -9,6 +9,7 @@ import {
 import { AppError, recordNotFound } from '../../errors/app-error.ts';
 import { throwIfRefusedOrFailed } from '../../errors/batch-items.ts';
 import { idempotencyClaimJson } from '../../idempotency/idempotency.ts';
+import { type BatchResult, callBatch } from '../../ledger/batch.ts';
 import { GL_ACCOUNTS } from '../../ledger/gl-accounts.ts';
 import { holdJson, journalJson } from '../../ledger/ledger-service.ts';
 import type { Clock } from '../../shared/clock.ts';
@@ -25,14 +26,18 @@ import { findCategory, findProduct } from './catalogue-repository.ts';
 import type { Biller, BillerPurchaseOutcome, VasService } from './providers/biller.ts';
 import type { Channel, Purchase } from './vas-purchase.ts';
 import {
-  applyVasBatch,
   findClientPurchase,
   findPurchase,
   listPurchases,
   type PurchaseFilter,
   purchaseRowJson,
-  type VasBatchResult,
 } from './vas-purchase-repository.ts';
+import {
+  type VasPlaceItem,
+  type VasSettleItem,
+  vasPlacement,
+  vasSettlement,
+} from './vas-batch.ts';
 import { purchaseTransactionView } from './vas-view.ts';
 
 export interface VasPurchaseServiceDeps {
@@ -75,14 +80,17 @@ const IDEMPOTENCY_SCOPE = 'vas';
  * Placements and settlements are group-committed like transfers.
  */
 export function createVasPurchaseService(deps: VasPurchaseServiceDeps) {
-  const placements = createGroupCommit<Record<string, unknown>, VasBatchResult>({
+  const placements = createGroupCommit<VasPlaceItem, BatchResult<typeof vasPlacement.result>>({
     ...deps.batches,
-    run: (items) => applyVasBatch(deps.db, 'place', items),
+    run: (items) => callBatch(deps.db, vasPlacement, items),
   });
   // A settlement finishes a purchase whose hold committed: never refused for a full queue.
-  const settlements = createGroupCommit<Record<string, unknown>, VasBatchResult>({
+  const settlements = createGroupCommit<
+    VasSettleItem,
+    BatchResult<typeof vasSettlement.result>
+  >({
     ...withoutQueueBound(deps.batches),
-    run: (items) => applyVasBatch(deps.db, 'settle', items),
+    run: (items) => callBatch(deps.db, vasSettlement, items),
   });
 
   async function purchase(
@@ -189,7 +197,6 @@ export function createVasPurchaseService(deps: VasPurchaseServiceDeps) {
       failureMessage: settled.failureMessage,
       statusQueried: how.queried ? 1 : 0,
       nextStatusQueryAt: settled.nextStatusQueryAt?.toISOString() ?? null,
-      lockAccountIds: [purchase.accountId, ...GL_FOR_PURCHASES, ...giveBackLock(purchase, status)],
       ...(status === 'successful'
         ? { journal: journalJson(purchaseJournal(settled, newObjectId(deps.clock), now)) }
         : {}),
@@ -255,9 +262,6 @@ export function createVasPurchaseService(deps: VasPurchaseServiceDeps) {
 
 export type VasPurchaseService = ReturnType<typeof createVasPurchaseService>;
 
-/** The GL accounts every successful purchase posts to, locked with the debit account. */
-const GL_FOR_PURCHASES = [GL_ACCOUNTS.vasBillerSettlement, GL_ACCOUNTS.vasCommissionReceivable];
-
 /**
  * What vas_place_one takes for a new purchase (sql/vas_place_one.sql): the row, the hold on its
  * price, the daily limit its price counts against, and the Idempotency-Key claim.
@@ -281,16 +285,8 @@ function placementItem(
       limit: limitsFor(limits, account.kycLevel).dailyKobo.toString(),
       limitMessage: dailyLimitMessage(account.dailyLimitKey !== account.id),
     },
-    // The day's total under the account's daily limit key is shared with its identity's other
-    // accounts and their transfers: its lock is taken with the account's, in their one order.
-    lockAccountIds: [account.id, account.dailyLimitKey],
     ...idempotencyClaimJson({ scope: IDEMPOTENCY_SCOPE, key: idempotencyKey }),
   };
-}
-
-/** A failure gives the price back to the daily total it counted under: that key's lock. */
-function giveBackLock(purchase: Purchase, status: string): string[] {
-  return status === 'failed' && purchase.dailyLimitKey !== null ? [purchase.dailyLimitKey] : [];
 }
 
 /**

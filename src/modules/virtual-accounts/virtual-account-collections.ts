@@ -6,6 +6,7 @@ import type { Kobo } from '../../shared/money.ts';
 import { findAccountsByNumber } from '../accounts/index.ts';
 import type { CollectionAccount, Collections } from '../transfers/index.ts';
 import { statusAt, type VirtualAccount } from './virtual-account.ts';
+import type { VirtualAccountClaim } from './virtual-account-claim.ts';
 import { findByNumbers } from './virtual-account-repository.ts';
 import { virtualAccountTransferView } from './virtual-account-view.ts';
 
@@ -47,15 +48,17 @@ export function createVirtualAccountCollections(deps: VirtualAccountCollectionsD
         settlementAccount,
         payable: statusAt(account, now) === 'Active' && settlementAccount.status === 'Active',
         charges: (amountKobo) => collectionCharges(deps, amountKobo),
-        // virtual_account_collect (sql/) reads these fields.
-        claim: (payment) => ({
-          kind: 'virtualAccount',
-          virtualAccountId: account.id,
-          transferId: payment.id,
-          sessionId: payment.sessionId,
-          amount: payment.amountKobo.toString(),
-          receivedAt: payment.receivedAt.toISOString(),
-        }),
+        claims: (payment) => [
+          {
+            handler: 'virtual_account_collect',
+            lock: account.id,
+            virtualAccountId: account.id,
+            transferId: payment.id,
+            sessionId: payment.sessionId,
+            amount: payment.amountKobo.toString(),
+            receivedAt: payment.receivedAt.toISOString(),
+          } satisfies VirtualAccountClaim,
+        ],
         narration: (payment) =>
           `Virtual account ${account.accountNumber} from ${payment.debit.accountName}: ${payment.narration}`,
         paymentEvents: (payment) => [paymentEvent(account, payment)],

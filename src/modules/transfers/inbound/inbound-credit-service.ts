@@ -5,6 +5,7 @@ import { itemFailure } from '../../../errors/batch-items.ts';
 import type { ErrorCode } from '../../../errors/error-codes.ts';
 import { chargePostings, type StampDutyPolicy, stampDutyOn } from '../../../ledger/charges.ts';
 import type { Posting } from '../../../ledger/journal.ts';
+import { type BatchResult, callBatch } from '../../../ledger/batch.ts';
 import { journalJson } from '../../../ledger/ledger-service.ts';
 import type { InboundCreditRequest } from '../../../rails/rail.ts';
 import type { Clock } from '../../../shared/clock.ts';
@@ -15,12 +16,8 @@ import { type Account, findAccountByNumber, requireActive } from '../../accounts
 import { asCollectionPayment, type CollectionAccount, type Collections } from '../collections.ts';
 import { commitWithSweeps, sweepLockIds } from '../intra-bank/auto-sweep.ts';
 import { NIP_APPROVED, type Transfer } from '../transfer.ts';
-import {
-  type AppliedResult,
-  applyTransferBatch,
-  findInwardBySession,
-  transferRowJson,
-} from '../transfer-repository.ts';
+import { type ReceiveItem, transferReceipt } from '../transfer-batch.ts';
+import { findInwardBySession, transferRowJson } from '../transfer-repository.ts';
 import { initialStatus } from '../transfer-state.ts';
 import { transferView } from '../transfer-view.ts';
 
@@ -45,10 +42,10 @@ const NIP_REFUSALS: Readonly<Record<string, { code: string; message: string }>> 
   USSD_AMOUNT_MISMATCH: { code: '13', message: 'Invalid Amount' },
 };
 
-/** A credit ready for the call (apply_transfer_batch 'receive', sql/transfer_receive_one.sql). */
+/** A credit ready for the call (kind transferReceipt, sql/transfer_receive_one.sql). */
 interface PreparedCredit {
   readonly account: Account;
-  readonly sql: Readonly<Record<string, unknown>>;
+  readonly sql: ReceiveItem;
 }
 
 /**
@@ -61,15 +58,15 @@ interface PreparedCredit {
  * moves nothing and answers the sender with a NIP code.
  */
 export function createInboundCreditService(deps: InboundCreditDeps) {
-  const credits = createGroupCommit<PreparedCredit, AppliedResult>({
+  const credits = createGroupCommit<PreparedCredit, BatchResult<typeof transferReceipt.result>>({
     ...deps.batches,
     run: (batch) =>
       commitWithSweeps(deps.db, deps, {
         credited: batch.map((credit) => credit.account),
         call: (db) =>
-          applyTransferBatch(
+          callBatch(
             db,
-            'receive',
+            transferReceipt,
             batch.map((credit) => credit.sql),
           ),
         landed: (result) => result.kind === 'received',
@@ -119,16 +116,12 @@ export function createInboundCreditService(deps: InboundCreditDeps) {
         at: transfer.createdAt.toISOString(),
         transfer: transferRowJson(transfer),
         journal,
-        lockAccountIds: [
-          ...journal.accountIds,
-          ...(collection === undefined ? [] : [collection.id]),
-          ...sweepLockIds(account),
-        ],
+        locks: sweepLockIds(account),
         events: outboxEventsJson(deps.clock, events),
         ...(collection === undefined
           ? {}
           : {
-              collection: collection.claim({
+              claims: collection.claims({
                 ...transfer,
                 receivedAt: credit.receivedAt ?? transfer.createdAt,
               }),

@@ -8,6 +8,7 @@ import {
 } from '../../../db/group-commit.ts';
 import { itemFailure, refusalError } from '../../../errors/batch-items.ts';
 import { requestFingerprint } from '../../../idempotency/idempotency.ts';
+import { type BatchResult, callBatch } from '../../../ledger/batch.ts';
 import type { Rail, TransferOutcome } from '../../../rails/rail.ts';
 import type { Clock } from '../../../shared/clock.ts';
 import { invariant } from '../../../shared/invariant.ts';
@@ -15,13 +16,8 @@ import type { BeneficiaryService } from '../../beneficiaries/index.ts';
 import type { Collections } from '../collections.ts';
 import { commitWithSweeps } from '../intra-bank/auto-sweep.ts';
 import type { Party } from '../transfer.ts';
-import {
-  type AppliedResult,
-  applyTransferBatch,
-  findTransferById,
-  type PlacementResult,
-  type TransferRecord,
-} from '../transfer-repository.ts';
+import { transferPlacement, transferSettlement } from '../transfer-batch.ts';
+import { findTransferById, type TransferRecord } from '../transfer-repository.ts';
 import {
   lookUpPlacements,
   type PlacementLookup,
@@ -61,7 +57,10 @@ export function createOutboundTransferService(deps: OutboundTransferServiceDeps)
    * Placements are group-committed: those that arrive while batches are in flight are placed
    * together in one database call (docs/architecture.md, "The money path").
    */
-  const placements = createGroupCommit<PreparedPlacement, PlacementResult>({
+  const placements = createGroupCommit<
+    PreparedPlacement,
+    BatchResult<typeof transferPlacement.result>
+  >({
     ...deps.batches,
     run: commitPlacements,
   });
@@ -79,12 +78,15 @@ export function createOutboundTransferService(deps: OutboundTransferServiceDeps)
    * Rail answers are group-committed the same way, one call per batch of settlements. Never
    * refused for a full queue: the hold is committed and the rail has answered by then.
    */
-  const settlements = createGroupCommit<PreparedSettlement, AppliedResult>({
+  const settlements = createGroupCommit<
+    PreparedSettlement,
+    BatchResult<typeof transferSettlement.result>
+  >({
     ...withoutQueueBound(deps.batches),
     run: (batch) =>
-      applyTransferBatch(
+      callBatch(
         deps.db,
-        'settle',
+        transferSettlement,
         batch.map((settlement) => settlement.sql),
       ),
   });
@@ -126,9 +128,9 @@ export function createOutboundTransferService(deps: OutboundTransferServiceDeps)
     return commitWithSweeps(deps.db, deps, {
       credited: batch.map((placement) => placement.credited),
       call: (db) =>
-        applyTransferBatch(
+        callBatch(
           db,
-          'place',
+          transferPlacement,
           batch.map((placement) => placement.sql),
         ),
       landed: (result) => result.kind === 'placed',

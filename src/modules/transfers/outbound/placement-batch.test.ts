@@ -48,8 +48,8 @@ describe('transfer placement: group commit', () => {
     // Watch the placement calls on the service's own database handle.
     const query = testApp.db.query.bind(testApp.db);
     testApp.db.query = (async (sql: string, params?: readonly unknown[]) => {
-      if (sql.includes('apply_transfer_batch($1') && params?.[0] === 'place') {
-        batchSizes.push((JSON.parse(String(params?.[1])) as unknown[]).length);
+      if (sql.includes('apply_batch($1') && params?.[0] === 'transfer_place_one') {
+        batchSizes.push((JSON.parse(String(params?.[2])) as unknown[]).length);
         await new Promise((resolve) => setTimeout(resolve, commitDelayMs));
       }
       return query(sql, params as never);

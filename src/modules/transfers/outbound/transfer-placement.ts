@@ -21,6 +21,7 @@ import {
   usableEnquiry,
 } from '../name-enquiry/name-enquiry-repository.ts';
 import { buildInwardTwin, buildOutward } from '../transfer-builder.ts';
+import type { PlaceItem } from '../transfer-batch.ts';
 import type { TransferRecord } from '../transfer-repository.ts';
 import { transferRowJson } from '../transfer-repository.ts';
 
@@ -45,10 +46,11 @@ export interface PlacementDeps {
 /**
  * A transfer request made ready for the placement call: everything built that can be built
  * before the locks (ids, rows, journal or hold, webhook payloads), and what the call must check
- * under them. `sql` is the item apply_transfer_batch('place', …) takes (sql/transfer_place_one.sql).
+ * under them. `sql` is the item of kind transferPlacement (transfer-batch.ts) that
+ * sql/transfer_place_one.sql applies.
  */
 export interface PreparedPlacement {
-  readonly sql: Readonly<Record<string, unknown>>;
+  readonly sql: PlaceItem;
   /** The transfer as it is stored when the call places it (none when it is refused anyway). */
   readonly transfer: TransferRecord | undefined;
   /** The account an intra-bank transfer credits, for the owner's auto-sweep. */
@@ -144,7 +146,7 @@ export function preparePlacement(
       : firstRefusal(deps.config, { body, intraBank, debitAccount, credited });
   if (refusal !== undefined || enquiry === undefined) {
     return {
-      sql: { ...common, lockAccountIds: [], refusal },
+      sql: { ...common, ...(refusal === undefined ? {} : { refusal }) },
       transfer: undefined,
       credited: undefined,
     };
@@ -182,9 +184,6 @@ export function preparePlacement(
   };
   const transfer: TransferRecord = { ...outward, ...extras, statusQueries: 0 };
   const daily = dailyLimitJson(deps.config, debitAccount, now, outward.amountKobo);
-  // The daily row is shared by every account of the debit account's identity: its lock is taken
-  // with the accounts', in their one order (a main account's key is its id: the same lock).
-  const limitLockIds = [debitAccount.dailyLimitKey];
   const mustBeActive = [{ accountId: debitAccount.id, code: 'ACCOUNT_NOT_ACTIVE' }];
   if (intraBank && credited !== undefined) {
     const twin = buildInwardTwin(outward, credited, deps.clock);
@@ -195,12 +194,8 @@ export function preparePlacement(
     return {
       sql: {
         ...common,
-        lockAccountIds: [
-          ...journal.accountIds,
-          ...(collection === undefined ? [] : [collection.id]),
-          ...limitLockIds,
-          ...sweepLockIds(credited),
-        ],
+        // The sweep's lock (its daily limit key) is not derived from the item's money.
+        locks: sweepLockIds(credited),
         mustBeActive: [...mustBeActive, { accountId: credited.id, ...BENEFICIARY_INACTIVE }],
         outward: transferRowJson(outward, extras),
         inward: transferRowJson(inward),
@@ -213,7 +208,7 @@ export function preparePlacement(
         ),
         ...(collection === undefined
           ? {}
-          : { collection: collection.claim({ ...inward, receivedAt: now }) }),
+          : { claims: collection.claims({ ...inward, receivedAt: now }) }),
         daily,
         // An intra-bank transfer has succeeded already; a NIP one saves it when it settles.
         ...(body.saveBeneficiary ? { beneficiary: deps.beneficiaries.toSave(enquiry) } : {}),
@@ -226,7 +221,6 @@ export function preparePlacement(
   return {
     sql: {
       ...common,
-      lockAccountIds: [debitAccount.id, ...limitLockIds],
       mustBeActive,
       outward: transferRowJson(outward, {
         ...extras,

@@ -8,6 +8,7 @@ import { newObjectId } from '../../../shared/ids.ts';
 import { invariant } from '../../../shared/invariant.ts';
 import { outboxEventsJson } from '../../../webhooks/outbox.ts';
 import type { BeneficiaryService } from '../../beneficiaries/index.ts';
+import type { SettleItem } from '../transfer-batch.ts';
 import type { TransferRecord } from '../transfer-repository.ts';
 import { move } from '../transfer-state.ts';
 import { transferView } from '../transfer-view.ts';
@@ -19,12 +20,12 @@ export interface SettlementDeps {
 }
 
 /**
- * A rail answer made ready for the settlement call (apply_transfer_batch 'settle',
+ * A rail answer made ready for the settlement call (kind transferSettlement,
  * sql/transfer_settle_one.sql): `sql` is what the call applies, `settled` the transfer as it
  * then stands.
  */
 export interface PreparedSettlement {
-  readonly sql: Readonly<Record<string, unknown>>;
+  readonly sql: SettleItem;
   readonly settled: TransferRecord;
 }
 
@@ -44,7 +45,11 @@ export function prepareSettlement(
   const now = deps.clock.now();
   const status = move(
     'Processing',
-    outcome.kind === 'unknown' ? 'Processing' : outcome.kind === 'success' ? 'Completed' : 'Failed',
+    outcome.kind === 'unknown'
+      ? ('Processing' as const)
+      : outcome.kind === 'success'
+        ? ('Completed' as const)
+        : ('Failed' as const),
   );
   const settled: TransferRecord = {
     ...transfer,
@@ -65,7 +70,7 @@ export function prepareSettlement(
   if (status === 'Processing') {
     const next = nextQueryAt(deps.statusQueryScheduleSeconds, transfer.statusQueries, now);
     return {
-      sql: { ...answer, nextStatusQueryAt: next.toISOString(), lockAccountIds: [] },
+      sql: { ...answer, nextStatusQueryAt: next.toISOString() },
       settled,
     };
   }
@@ -86,7 +91,6 @@ export function prepareSettlement(
     return {
       sql: {
         ...answer,
-        lockAccountIds: journal.accountIds,
         journal,
         event,
         ...(transfer.saveBeneficiary
@@ -96,16 +100,9 @@ export function prepareSettlement(
       settled,
     };
   }
-  // A failure gives its amount back to the daily total it counted under, a row shared by its
-  // identity's accounts: that key's lock is taken with the account's, in their one order.
-  return {
-    sql: {
-      ...answer,
-      lockAccountIds: [transfer.accountId, transfer.dailyLimitKey ?? transfer.accountId],
-      event,
-    },
-    settled,
-  };
+  // A failure gives its amount back to the daily total it counted under (transfer_settle_locks
+  // takes that key's lock with the account's).
+  return { sql: { ...answer, event }, settled };
 }
 
 function nextQueryAt(schedule: readonly number[], queriesSoFar: number, now: Date): Date {

@@ -1,4 +1,5 @@
--- One placement of a batch (see apply_transfer_batch), in the caller's subtransaction: the
+-- One placement of a batch (apply_batch, kind transferPlacement in transfer-batch.ts), in the
+-- runner's subtransaction: the
 -- service built the rows, the journal or hold and the events; this does what must happen under
 -- the locks, in the numbered steps below.
 CREATE OR REPLACE FUNCTION transfer_place_one(p_item jsonb) RETURNS jsonb
@@ -23,7 +24,7 @@ BEGIN
       (p_item->>'now')::timestamptz);
     IF NOT v_claim.claimed THEN
       IF v_claim.request_hash IS DISTINCT FROM p_item->>'requestHash' THEN
-        PERFORM transfer_refuse('IDEMPOTENCY_KEY_REUSED');
+        PERFORM batch_refuse('IDEMPOTENCY_KEY_REUSED');
       END IF;
       RETURN jsonb_build_object('kind', 'replay', 'transferId', v_claim.resource_id);
     END IF;
@@ -38,15 +39,12 @@ BEGIN
   END IF;
   -- 3. What the service found wrong before the call (only a new request is refused for it).
   IF p_item ? 'refusal' THEN
-    PERFORM transfer_refuse(p_item->'refusal'->>'code', p_item->'refusal'->>'message');
+    PERFORM batch_refuse(p_item->'refusal'->>'code', p_item->'refusal'->>'message');
   END IF;
   -- 4. The accounts are still Active, read under the batch's locks.
   FOR v_check IN SELECT * FROM jsonb_array_elements(coalesce(p_item->'mustBeActive', '[]'))
   LOOP
-    PERFORM 1 FROM accounts WHERE id = v_check->>'accountId' AND status = 'Active';
-    IF NOT FOUND THEN
-      PERFORM transfer_refuse(v_check->>'code', v_check->>'message');
-    END IF;
+    PERFORM account_require_active(v_check->>'accountId', v_check->>'code', v_check->>'message');
   END LOOP;
   -- 5. The transfer (and an intra-bank transfer's Inwards twin); a reference taken by a
   --    concurrent request makes this a replay of that one, or a refusal.
@@ -59,21 +57,25 @@ BEGIN
     IF FOUND THEN
       RETURN transfer_replay_of(p_item, v_earlier.id, v_earlier.request_hash);
     END IF;
-    PERFORM transfer_refuse('CONFLICT');
+    PERFORM batch_refuse('CONFLICT');
   END IF;
   IF p_item ? 'inward' THEN
     -- FROM, not SELECT (f()).*: the latter calls the function once per column.
     INSERT INTO transfers SELECT * FROM jsonb_populate_record(NULL::transfers, p_item->'inward');
   END IF;
   -- 6. The money: posted (intra-bank) or held (NIP). Insufficient funds (OIB01) refuse the item
-  --    (apply_transfer_batch catches it: a block here would cost a second subtransaction per item).
+  --    (apply_batch catches it: a block here would cost a second subtransaction per item).
   IF v_journal IS NOT NULL THEN
     PERFORM ledger_post_json(v_journal);
   END IF;
   IF v_hold IS NOT NULL THEN
     PERFORM ledger_hold_json(v_hold);
   END IF;
-  -- 7. The day's outbound total under the transfer's daily limit key (the row keeps the key, so
+  -- 7. What the payment pays, if it pays a collection (a virtual account, a USSD reference): its
+  --    owner accepts it or refuses it (the whole item rolls back), by the claims the item
+  --    carries; this function never names those owners.
+  PERFORM batch_run_claims(p_item->'claims');
+  -- 8. The day's outbound total under the transfer's daily limit key (the row keeps the key, so
   --    a failure gives back to the same total), this transfer included, against the limit of
   --    the debit account's KYC level. The key may be shared by accounts of one identity that
   --    other batches are placing for: the batch holds its lock (its lockAccountIds name it), so
@@ -85,9 +87,9 @@ BEGIN
     ON CONFLICT (limit_key, day) DO UPDATE SET total_kobo = d.total_kobo + EXCLUDED.total_kobo
     RETURNING total_kobo INTO v_total;
   IF v_daily ? 'limit' AND v_total > (v_daily->>'limit')::bigint THEN
-    PERFORM transfer_refuse('TRANSFER_LIMIT_EXCEEDED', v_daily->>'limitMessage');
+    PERFORM batch_refuse('TRANSFER_LIMIT_EXCEEDED', v_daily->>'limitMessage');
   END IF;
-  -- 8. Webhook events and the saved beneficiary, with the transfer or not at all.
+  -- 9. Webhook events and the saved beneficiary, with the transfer or not at all.
   IF jsonb_array_length(coalesce(p_item->'events', '[]')) > 0 THEN
     PERFORM webhook_enqueue(p_item->'events', (p_item->>'now')::timestamptz);
   END IF;

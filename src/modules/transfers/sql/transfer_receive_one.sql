@@ -1,5 +1,7 @@
--- One credit from another bank. A session already received answers 'duplicate' and moves
--- nothing.
+-- One credit from another bank (apply_batch, kind transferReceipt in transfer-batch.ts). A
+-- session already received answers 'duplicate' and moves nothing. A credit that pays a
+-- collection (a virtual account, a USSD reference) is accepted or refused by its owner through
+-- the claims it carries, inside this item: a refusal moves nothing.
 CREATE OR REPLACE FUNCTION transfer_receive_one(p_item jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 BEGIN
@@ -9,6 +11,7 @@ BEGIN
     RETURN jsonb_build_object('kind', 'duplicate');
   END IF;
   PERFORM ledger_post_json(p_item->'journal');
+  PERFORM batch_run_claims(p_item->'claims');
   PERFORM webhook_enqueue(p_item->'events', (p_item->>'at')::timestamptz);
   RETURN jsonb_build_object('kind', 'received');
 END $$;

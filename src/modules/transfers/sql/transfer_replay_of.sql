@@ -5,7 +5,7 @@ RETURNS jsonb
 LANGUAGE plpgsql AS $$
 BEGIN
   IF p_earlier_hash IS DISTINCT FROM p_item->>'requestHash' THEN
-    PERFORM transfer_refuse('DUPLICATE_REFERENCE');
+    PERFORM batch_refuse('DUPLICATE_REFERENCE');
   END IF;
   IF p_item ? 'idempotencyKey' THEN
     PERFORM idempotency_repoint(p_item->>'clientId', p_item->>'idempotencyScope',

@@ -40,7 +40,7 @@ BEGIN
   -- The event goes to the account's callbackUrl as it stands now.
   IF p_item ? 'event' THEN
     PERFORM webhook_enqueue(jsonb_build_array(p_item->'event' || jsonb_build_object(
-      'callbackUrl', (SELECT callback_url FROM accounts WHERE id = v_transfer.account_id))), v_at);
+      'callbackUrl', account_callback_url(v_transfer.account_id))), v_at);
   END IF;
   RETURN jsonb_build_object('kind', 'settled');
 END $$;

@@ -12,16 +12,16 @@ DECLARE
 BEGIN
   SELECT * INTO v_reference FROM ussd_references WHERE id = p_payment->>'referenceId';
   IF NOT FOUND THEN
-    PERFORM transfer_refuse('USSD_REFERENCE_CLOSED', 'The USSD reference does not exist.');
+    PERFORM batch_refuse('USSD_REFERENCE_CLOSED', 'The USSD reference does not exist.');
   END IF;
   IF v_reference.status = 'Paid' THEN
-    PERFORM transfer_refuse('USSD_REFERENCE_CLOSED', 'The USSD reference has been paid already.');
+    PERFORM batch_refuse('USSD_REFERENCE_CLOSED', 'The USSD reference has been paid already.');
   END IF;
   IF v_at >= v_reference.expires_at THEN
-    PERFORM transfer_refuse('USSD_REFERENCE_CLOSED', 'The USSD reference has expired.');
+    PERFORM batch_refuse('USSD_REFERENCE_CLOSED', 'The USSD reference has expired.');
   END IF;
   IF v_amount <> v_reference.amount_kobo THEN
-    PERFORM transfer_refuse('USSD_AMOUNT_MISMATCH', format(
+    PERFORM batch_refuse('USSD_AMOUNT_MISMATCH', format(
       'The USSD reference takes exactly NGN %s; NGN %s was sent.',
       (v_reference.amount_kobo / 100.0)::numeric(20, 2), (v_amount / 100.0)::numeric(20, 2)));
   END IF;
@@ -32,6 +32,6 @@ BEGIN
          updated_at = (p_payment->>'at')::timestamptz
    WHERE id = v_reference.id AND status = 'Pending';
   IF NOT FOUND THEN
-    PERFORM transfer_refuse('USSD_REFERENCE_CLOSED', 'The USSD reference has been paid already.');
+    PERFORM batch_refuse('USSD_REFERENCE_CLOSED', 'The USSD reference has been paid already.');
   END IF;
 END $$;

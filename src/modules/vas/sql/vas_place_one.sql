@@ -1,4 +1,4 @@
--- Places one purchase: the Idempotency-Key claim (a replay answers first), the debit account
+-- Places one purchase (apply_batch, kind vasPlacement in vas-batch.ts): the Idempotency-Key claim (a replay answers first), the debit account
 -- Active under the batch's lock, the purchase row, and the hold on its price (a debit beyond the
 -- available balance raises OIB01, insufficient funds, before the limit is looked at, as for a
 -- transfer). Then the purchase counts under its daily limit key for the Lagos day it was made,
@@ -17,21 +17,18 @@ BEGIN
       p_item->>'idempotencyKey', v_purchase.request_hash, v_purchase.id, v_purchase.created_at);
     IF NOT v_claim.claimed THEN
       IF v_claim.request_hash IS DISTINCT FROM v_purchase.request_hash THEN
-        PERFORM vas_refuse('IDEMPOTENCY_KEY_REUSED');
+        PERFORM batch_refuse('IDEMPOTENCY_KEY_REUSED');
       END IF;
       RETURN jsonb_build_object('kind', 'replay', 'purchaseId', v_claim.resource_id);
     END IF;
   END IF;
-  PERFORM 1 FROM accounts WHERE id = v_purchase.account_id AND status = 'Active';
-  IF NOT FOUND THEN
-    PERFORM vas_refuse('ACCOUNT_NOT_ACTIVE');
-  END IF;
+  PERFORM account_require_active(v_purchase.account_id, 'ACCOUNT_NOT_ACTIVE');
   INSERT INTO vas_purchases SELECT v_purchase.*;
   PERFORM ledger_hold_json(p_item->'hold');
   IF v_purchase.daily_limit_key IS NOT NULL AND daily_outbound_add(v_purchase.daily_limit_key,
        transfer_limit_day(v_purchase.created_at), v_purchase.amount_kobo)
      > (v_daily->>'limit')::bigint THEN
-    PERFORM vas_refuse('TRANSFER_LIMIT_EXCEEDED', v_daily->>'limitMessage');
+    PERFORM batch_refuse('TRANSFER_LIMIT_EXCEEDED', v_daily->>'limitMessage');
   END IF;
   RETURN jsonb_build_object('kind', 'placed');
 END $$;

@@ -1,7 +1,8 @@
--- Applies the biller's answer to a purchase still pending (anything else was settled by a
--- concurrent worker and is answered 'unchanged'): successful posts the hold (the price to the
--- biller settlement GL, the commission to the client), failed voids it and gives its price back
--- to the day it counted under, pending schedules the next status query. Events (the
+-- Applies the biller's answer (apply_batch, kind vasSettlement in vas-batch.ts) to a purchase
+-- still pending (anything else was settled by a concurrent worker and is answered
+-- 'unchanged'): successful posts the hold (the price to the biller settlement GL, the
+-- commission to the client), failed voids it and gives its price back to the day it counted
+-- under, pending schedules the next status query. Events (the
 -- vas.transaction webhook) commit with the change.
 CREATE OR REPLACE FUNCTION vas_settle_one(p_item jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$

@@ -13,18 +13,18 @@ DECLARE
 BEGIN
   SELECT * INTO v_account FROM virtual_accounts WHERE id = p_payment->>'virtualAccountId';
   IF NOT FOUND OR v_account.status = 'Deleted' THEN
-    PERFORM transfer_refuse('VIRTUAL_ACCOUNT_CLOSED', 'The virtual account does not exist.');
+    PERFORM batch_refuse('VIRTUAL_ACCOUNT_CLOSED', 'The virtual account does not exist.');
   END IF;
   IF v_account.status = 'Paid' THEN
-    PERFORM transfer_refuse('VIRTUAL_ACCOUNT_CLOSED', 'The virtual account has been paid already.');
+    PERFORM batch_refuse('VIRTUAL_ACCOUNT_CLOSED', 'The virtual account has been paid already.');
   END IF;
   IF v_at >= v_account.expires_at THEN
-    PERFORM transfer_refuse('VIRTUAL_ACCOUNT_CLOSED', 'The virtual account has expired.');
+    PERFORM batch_refuse('VIRTUAL_ACCOUNT_CLOSED', 'The virtual account has expired.');
   END IF;
   IF (v_account.amount_control = 'Fixed' AND v_amount <> v_account.amount_kobo)
      OR (v_account.amount_control = 'UnderPayment' AND v_amount > v_account.amount_kobo)
      OR (v_account.amount_control = 'OverPayment' AND v_amount < v_account.amount_kobo) THEN
-    PERFORM transfer_refuse('VIRTUAL_ACCOUNT_AMOUNT_REFUSED', format(
+    PERFORM batch_refuse('VIRTUAL_ACCOUNT_AMOUNT_REFUSED', format(
       'The virtual account takes %s NGN %s; NGN %s was sent.',
       CASE v_account.amount_control WHEN 'Fixed' THEN 'exactly'
         WHEN 'UnderPayment' THEN 'at most' ELSE 'at least' END,
@@ -35,7 +35,7 @@ BEGIN
   UPDATE virtual_accounts SET status = 'Paid', paid_kobo = v_amount, updated_at = v_at
    WHERE id = v_account.id AND status = 'Active';
   IF NOT FOUND THEN
-    PERFORM transfer_refuse('VIRTUAL_ACCOUNT_CLOSED', 'The virtual account does not exist.');
+    PERFORM batch_refuse('VIRTUAL_ACCOUNT_CLOSED', 'The virtual account does not exist.');
   END IF;
   INSERT INTO virtual_account_payments (transfer_id, virtual_account_id, client_id, session_id,
     created_at)

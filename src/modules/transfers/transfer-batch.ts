@@ -1,0 +1,181 @@
+import { type Static, Type } from 'typebox';
+import {
+  batchKind,
+  ClaimSchema,
+  HoldItemSchema,
+  JournalItemSchema,
+  KoboText,
+  NullableText,
+  TimeText,
+} from '../../ledger/batch.ts';
+import { OutboxEventItemSchema } from '../../webhooks/outbox.ts';
+import { BeneficiaryToSaveSchema } from '../beneficiaries/index.ts';
+
+/**
+ * The transfers module's side of the batch contract (ledger/batch.ts): what each of its three
+ * kinds of item carries into its SQL function and what that function answers. Reading a transfer
+ * from its route, this is where TypeScript hands it to SQL: placement → sql/transfer_place_one.sql,
+ * a rail answer → sql/transfer_settle_one.sql, a credit from another bank →
+ * sql/transfer_receive_one.sql; each kind's lock keys come from sql/<kind>_locks.sql.
+ */
+
+const NullableTime = Type.Union([TimeText, Type.Null()]);
+
+/**
+ * A new row of `transfers`, keyed by column (transferRowJson): the SQL inserts it whole with
+ * jsonb_populate_record, so a test checks these keys against the table's columns.
+ */
+export const TransferRowSchema = Type.Object({
+  id: Type.String(),
+  client_id: Type.String(),
+  account_id: Type.String(),
+  type: Type.Union([Type.Literal('Inwards'), Type.Literal('Outwards')]),
+  session_id: Type.String(),
+  name_enquiry_reference: NullableText,
+  payment_reference: Type.String(),
+  provider: Type.String(),
+  provider_channel: Type.String(),
+  provider_channel_code: Type.String(),
+  destination_institution_code: Type.String(),
+  credit_account_name: Type.String(),
+  credit_account_number: Type.String(),
+  credit_bank_code: Type.String(),
+  credit_kyc_level: NullableText,
+  debit_account_name: Type.String(),
+  debit_account_number: Type.String(),
+  debit_bank_code: Type.String(),
+  debit_kyc_level: NullableText,
+  transaction_location: Type.String(),
+  narration: Type.String(),
+  amount_kobo: KoboText,
+  fee_kobo: KoboText,
+  vat_kobo: KoboText,
+  stamp_duty_kobo: KoboText,
+  response_code: NullableText,
+  response_message: NullableText,
+  status: Type.String(),
+  is_reversed: Type.Boolean(),
+  reversal_reference: NullableText,
+  created_at: TimeText,
+  updated_at: TimeText,
+  approved_at: NullableTime,
+  declined_at: NullableTime,
+  request_hash: NullableText,
+  hold_id: NullableText,
+  status_queries: Type.Integer({ minimum: 0 }),
+  next_status_query_at: NullableTime,
+  save_beneficiary: Type.Boolean(),
+  daily_limit_key: NullableText,
+});
+export type TransferRowJson = Static<typeof TransferRowSchema>;
+
+const Events = Type.Array(OutboxEventItemSchema);
+const Claims = Type.Array(ClaimSchema);
+
+/** A refusal the service found before the call: only a new request is refused for it. */
+const RefusalSchema = Type.Object({ code: Type.String(), message: Type.Optional(Type.String()) });
+
+/** An account that must still be Active under the batch's locks, and the refusal if not. */
+const MustBeActiveSchema = Type.Object({
+  accountId: Type.String(),
+  code: Type.String(),
+  message: Type.Optional(Type.String()),
+});
+
+/** The day's outbound total the placement counts under, and the limit it must stay within. */
+const DailySchema = Type.Object({
+  madeAt: TimeText,
+  amount: KoboText,
+  limit: KoboText,
+  limitMessage: Type.String(),
+});
+
+/** One placement (prepared by outbound/transfer-placement.ts), for sql/transfer_place_one.sql. */
+export const PlaceItemSchema = Type.Object({
+  clientId: Type.String(),
+  transferId: Type.String(),
+  requestHash: Type.String(),
+  paymentReference: NullableText,
+  now: TimeText,
+  idempotencyScope: Type.Optional(Type.String()),
+  idempotencyKey: Type.Optional(Type.String()),
+  refusal: Type.Optional(RefusalSchema),
+  mustBeActive: Type.Optional(Type.Array(MustBeActiveSchema)),
+  outward: Type.Optional(TransferRowSchema),
+  inward: Type.Optional(TransferRowSchema),
+  journal: Type.Optional(JournalItemSchema),
+  hold: Type.Optional(HoldItemSchema),
+  daily: Type.Optional(DailySchema),
+  events: Type.Optional(Events),
+  beneficiary: Type.Optional(BeneficiaryToSaveSchema),
+  claims: Type.Optional(Claims),
+  /** Keys to lock beside those the item's money names (an auto-sweep's daily limit key). */
+  locks: Type.Optional(Type.Array(Type.String())),
+});
+export type PlaceItem = Static<typeof PlaceItemSchema>;
+
+export const PlaceResultSchema = Type.Union([
+  Type.Object({ kind: Type.Literal('placed') }),
+  Type.Object({ kind: Type.Literal('replay'), transferId: Type.String() }),
+]);
+
+export const transferPlacement = batchKind({
+  apply: 'transfer_place_one',
+  locks: 'transfer_place_locks',
+  item: PlaceItemSchema,
+  result: PlaceResultSchema,
+});
+
+/** One rail answer (prepared by outbound/transfer-settlement.ts), for transfer_settle_one. */
+export const SettleItemSchema = Type.Object({
+  transferId: Type.String(),
+  status: Type.Union([
+    Type.Literal('Processing'),
+    Type.Literal('Completed'),
+    Type.Literal('Failed'),
+  ]),
+  responseCode: NullableText,
+  responseMessage: NullableText,
+  at: TimeText,
+  nextStatusQueryAt: Type.Optional(TimeText),
+  journal: Type.Optional(JournalItemSchema),
+  event: Type.Optional(OutboxEventItemSchema),
+  beneficiary: Type.Optional(BeneficiaryToSaveSchema),
+});
+export type SettleItem = Static<typeof SettleItemSchema>;
+
+export const SettleResultSchema = Type.Union([
+  Type.Object({ kind: Type.Literal('settled') }),
+  Type.Object({ kind: Type.Literal('unchanged') }),
+]);
+
+export const transferSettlement = batchKind({
+  apply: 'transfer_settle_one',
+  locks: 'transfer_settle_locks',
+  item: SettleItemSchema,
+  result: SettleResultSchema,
+});
+
+/** One credit from another bank (inbound/inbound-credit-service.ts), for transfer_receive_one. */
+export const ReceiveItemSchema = Type.Object({
+  at: TimeText,
+  transfer: TransferRowSchema,
+  journal: JournalItemSchema,
+  events: Events,
+  claims: Type.Optional(Claims),
+  /** Keys to lock beside those the item's money names (an auto-sweep's daily limit key). */
+  locks: Type.Optional(Type.Array(Type.String())),
+});
+export type ReceiveItem = Static<typeof ReceiveItemSchema>;
+
+export const ReceiveResultSchema = Type.Union([
+  Type.Object({ kind: Type.Literal('received') }),
+  Type.Object({ kind: Type.Literal('duplicate') }),
+]);
+
+export const transferReceipt = batchKind({
+  apply: 'transfer_receive_one',
+  locks: 'transfer_receive_locks',
+  item: ReceiveItemSchema,
+  result: ReceiveResultSchema,
+});
