@@ -10,8 +10,10 @@ import type {
   RawRequestDefaultExpression,
   RawServerDefault,
 } from 'fastify';
+import type { TSchema } from 'typebox';
 import type { Config } from '../config/config.ts';
 import type { Db } from '../db/db.ts';
+import type { BatchKind } from '../ledger/batch.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { PollLoopOptions } from '../shared/poll-loop.ts';
 import type { LimitFactory } from './plugins/rate-limits.ts';
@@ -33,6 +35,15 @@ export interface ModuleDescriptor<Services, ServiceDeps = never, Built = unknown
   readonly createServices?: (deps: ServiceDeps) => Built;
   readonly routes?: readonly ModuleRoutes<Services>[];
   readonly workers?: readonly ModuleWorker<Services>[];
+  /**
+   * The module's side of the batch contract (ledger/batch.ts): the kinds of money movement it
+   * applies through the one runner, and the schemas of the claims its SQL decides on. Listed
+   * here so the contract test checks every SQL function against its schema.
+   */
+  readonly batch?: {
+    readonly kinds?: readonly BatchKind<TSchema, TSchema>[];
+    readonly claims?: readonly TSchema[];
+  };
 }
 
 /** What every module is built from. */

@@ -19,6 +19,7 @@ import { createNameEnquiryService } from './name-enquiry/name-enquiry-service.ts
 import { createOutboundTransferService } from './outbound/outbound-transfer-service.ts';
 import { createStatusQueryWorker } from './outbound/status-query-worker.ts';
 import { transferRoutes } from './routes/index.ts';
+import { transferPlacement, transferReceipt, transferSettlement } from './transfer-batch.ts';
 import { createTransferService } from './transfer-service.ts';
 
 /** What the transfers module is built from, besides the core parts. */
@@ -102,6 +103,7 @@ function transferRouteOptions({ config, services, limit }: RouteParts<TransfersS
 
 export const transfersModule = {
   name: 'transfers',
+  batch: { kinds: [transferPlacement, transferSettlement, transferReceipt] },
   createServices: createTransfersServices,
   routes: [moduleRoutes('api', transferRoutes, transferRouteOptions)],
   workers: [

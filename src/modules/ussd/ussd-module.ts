@@ -10,6 +10,7 @@ import { destinationPolicy } from '../../webhooks/destination-guard.ts';
 import type { InboundCreditService } from '../transfers/index.ts';
 import type { UssdGateway } from './providers/ussd-gateway.ts';
 import { ussdRoutes } from './routes/index.ts';
+import { UssdReferenceClaimSchema } from './ussd-reference-claim.ts';
 import { createUssdService } from './ussd-service.ts';
 import { createUssdStatusQueryWorker } from './ussd-status-query-worker.ts';
 
@@ -52,6 +53,7 @@ function ussdRouteOptions({ config, clock, services }: RouteParts<UssdServices>)
 
 export const ussdModule = {
   name: 'ussd',
+  batch: { claims: [UssdReferenceClaimSchema] },
   createServices: createUssdServices,
   routes: [moduleRoutes('api', ussdRoutes, ussdRouteOptions)],
   workers: [

@@ -10,6 +10,7 @@ import {
 import { destinationPolicy } from '../../webhooks/destination-guard.ts';
 import type { Biller } from './providers/biller.ts';
 import { vasRoutes } from './routes/index.ts';
+import { vasPlacement, vasSettlement } from './vas-batch.ts';
 import { createVasCatalogueService } from './vas-catalogue-service.ts';
 import { createVasPurchaseService } from './vas-purchase-service.ts';
 import { createVasStatusQueryWorker } from './vas-status-query-worker.ts';
@@ -50,6 +51,7 @@ function vasRouteOptions({ config, clock, services }: RouteParts<VasServices>) {
 
 export const vasModule = {
   name: 'vas',
+  batch: { kinds: [vasPlacement, vasSettlement] },
   createServices: createVasServices,
   routes: [moduleRoutes('api', vasRoutes, vasRouteOptions)],
   workers: [

@@ -7,6 +7,7 @@ import {
 import { destinationPolicy } from '../../webhooks/destination-guard.ts';
 import { findBank } from '../transfers/index.ts';
 import { virtualAccountRoutes } from './routes/index.ts';
+import { VirtualAccountClaimSchema } from './virtual-account-claim.ts';
 import { createVirtualAccountCollections } from './virtual-account-collections.ts';
 import { createVirtualAccountService } from './virtual-account-service.ts';
 
@@ -60,6 +61,7 @@ function virtualAccountRouteOptions({
 
 export const virtualAccountsModule = {
   name: 'virtual-accounts',
+  batch: { claims: [VirtualAccountClaimSchema] },
   createServices: createVirtualAccountsServices,
   routes: [moduleRoutes('api', virtualAccountRoutes, virtualAccountRouteOptions)],
 } satisfies ModuleDescriptor<
