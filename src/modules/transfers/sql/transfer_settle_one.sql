@@ -13,18 +13,16 @@ BEGIN
   IF NOT FOUND OR v_transfer.status <> 'Processing' THEN
     RETURN jsonb_build_object('kind', 'unchanged');
   END IF;
-  IF p_item ? 'journal' THEN
-    PERFORM ledger_post_json(p_item->'journal');
+  -- The money: a success posts the hold, a failure voids it (ledger_settle_hold), and the
+  -- transfer no longer counts towards its day's limit: the amount comes off the total it was
+  -- added to, under the key it was counted under (transfer_settle_locks locks that key; a
+  -- transfer without a key counted under its account).
+  IF v_status IN ('Completed', 'Failed') THEN
+    PERFORM ledger_settle_hold(v_transfer.hold_id, v_status = 'Completed', p_item->'journal', v_at);
   END IF;
-  -- A failure voids the hold, and the transfer no longer counts towards its day's limit: the
-  -- amount comes off the total it was added to, under the key it was counted under (the batch
-  -- holds that key's lock, as placement does; a transfer without a key counted under its
-  -- account).
   IF v_status = 'Failed' THEN
-    PERFORM ledger_void_hold(v_transfer.hold_id, v_at);
-    UPDATE daily_outbound_totals SET total_kobo = total_kobo - v_transfer.amount_kobo
-     WHERE limit_key = coalesce(v_transfer.daily_limit_key, v_transfer.account_id)
-       AND day = transfer_limit_day(v_transfer.created_at);
+    PERFORM daily_outbound_give_back(coalesce(v_transfer.daily_limit_key, v_transfer.account_id),
+      transfer_limit_day(v_transfer.created_at), v_transfer.amount_kobo);
   END IF;
   IF v_beneficiary IS NOT NULL THEN
     PERFORM beneficiary_save(v_beneficiary->>'id', v_transfer.client_id,

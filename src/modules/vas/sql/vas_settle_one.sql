@@ -15,14 +15,12 @@ BEGIN
   IF NOT FOUND OR v_purchase.status <> 'pending' THEN
     RETURN jsonb_build_object('kind', 'unchanged');
   END IF;
-  IF v_status = 'successful' THEN
-    PERFORM ledger_post_json(p_item->'journal');
-  ELSIF v_status = 'failed' THEN
-    PERFORM ledger_void_hold(v_purchase.hold_id, v_at);
-    IF v_purchase.daily_limit_key IS NOT NULL THEN
-      PERFORM daily_outbound_give_back(v_purchase.daily_limit_key,
-        transfer_limit_day(v_purchase.created_at), v_purchase.amount_kobo);
-    END IF;
+  IF v_status IN ('successful', 'failed') THEN
+    PERFORM ledger_settle_hold(v_purchase.hold_id, v_status = 'successful', p_item->'journal', v_at);
+  END IF;
+  IF v_status = 'failed' AND v_purchase.daily_limit_key IS NOT NULL THEN
+    PERFORM daily_outbound_give_back(v_purchase.daily_limit_key,
+      transfer_limit_day(v_purchase.created_at), v_purchase.amount_kobo);
   END IF;
   UPDATE vas_purchases SET status = v_status,
       utility_token = coalesce(p_item->>'utilityToken', utility_token),
