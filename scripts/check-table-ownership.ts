@@ -24,6 +24,10 @@ const FUNCTION_FILE_EXCEPTIONS: Record<string, Record<string, string>> = {
     accounts:
       "reads each account's status under the batch's locks (Active again, as the service's findOwnActiveAccount judged it before the call)",
   },
+  'src/modules/transfers/sql/transfer_sweep_one.sql': {
+    accounts:
+      "reads the swept account's and the destination's status and client under the batch's locks (the service found the destination before the call)",
+  },
   'src/modules/transfers/sql/transfer_settle_one.sql': {
     accounts: "reads the account's callback_url as it stands when the rail's answer is applied",
   },

@@ -1,4 +1,4 @@
--- Locks for a batch (apply_transfer_batch, apply_vas_batch, and the auto-sweep's statement).
+-- Locks for a batch (apply_transfer_batch, apply_vas_batch).
 -- A batch runs each item in a subtransaction; had the batch itself locked the account rows (FOR
 -- UPDATE), every update of such a row inside an item would need a MultiXact to remember the
 -- batch's lock beside the item's update, and MultiXacts are slow to make and to read back. So a

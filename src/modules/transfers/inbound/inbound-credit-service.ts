@@ -11,9 +11,19 @@ import type { Clock } from '../../../shared/clock.ts';
 import { newObjectId } from '../../../shared/ids.ts';
 import { invariant } from '../../../shared/invariant.ts';
 import { outboxEventsJson } from '../../../webhooks/outbox.ts';
-import { type Account, findAccountByNumber, requireActive } from '../../accounts/index.ts';
+import {
+  type Account,
+  findAccountByNumber,
+  findSweepDestination,
+  requireActive,
+} from '../../accounts/index.ts';
 import { asCollectionPayment, type CollectionAccount, type Collections } from '../collections.ts';
-import { commitWithSweeps, sweepLockIds } from '../intra-bank/auto-sweep.ts';
+import {
+  type PreparedSweep,
+  prepareSweep,
+  sweepDestinationNumber,
+  sweepLockIds,
+} from '../intra-bank/auto-sweep.ts';
 import { NIP_APPROVED, type Transfer } from '../transfer.ts';
 import {
   type AppliedResult,
@@ -45,12 +55,6 @@ const NIP_REFUSALS: Readonly<Record<string, { code: string; message: string }>> 
   USSD_AMOUNT_MISMATCH: { code: '13', message: 'Invalid Amount' },
 };
 
-/** A credit ready for the call (apply_transfer_batch 'receive', sql/transfer_receive_one.sql). */
-interface PreparedCredit {
-  readonly account: Account;
-  readonly sql: Readonly<Record<string, unknown>>;
-}
-
 /**
  * A credit from another bank over NIP: one transfer row and one journal. The sender's session id
  * is unique, so a resent credit answers the first one and moves nothing. Credits that arrive
@@ -61,19 +65,10 @@ interface PreparedCredit {
  * moves nothing and answers the sender with a NIP code.
  */
 export function createInboundCreditService(deps: InboundCreditDeps) {
-  const credits = createGroupCommit<PreparedCredit, AppliedResult>({
+  /** Credits ready for the call (apply_transfer_batch 'receive', sql/transfer_receive_one.sql). */
+  const credits = createGroupCommit<Readonly<Record<string, unknown>>, AppliedResult>({
     ...deps.batches,
-    run: (batch) =>
-      commitWithSweeps(deps.db, deps, {
-        credited: batch.map((credit) => credit.account),
-        call: (db) =>
-          applyTransferBatch(
-            db,
-            'receive',
-            batch.map((credit) => credit.sql),
-          ),
-        landed: (result) => result.kind === 'received',
-      }),
+    run: (batch) => applyTransferBatch(deps.db, 'receive', batch),
   });
 
   /**
@@ -113,27 +108,26 @@ export function createInboundCreditService(deps: InboundCreditDeps) {
             },
           ]
         : collection.paymentEvents(transfer);
+    const sweep = await sweepOf(account);
     const result = await credits.submit({
-      account,
-      sql: {
-        at: transfer.createdAt.toISOString(),
-        transfer: transferRowJson(transfer),
-        journal,
-        lockAccountIds: [
-          ...journal.accountIds,
-          ...(collection === undefined ? [] : [collection.id]),
-          ...sweepLockIds(account),
-        ],
-        events: outboxEventsJson(deps.clock, events),
-        ...(collection === undefined
-          ? {}
-          : {
-              collection: collection.claim({
-                ...transfer,
-                receivedAt: credit.receivedAt ?? transfer.createdAt,
-              }),
+      at: transfer.createdAt.toISOString(),
+      transfer: transferRowJson(transfer),
+      journal,
+      lockAccountIds: [
+        ...journal.accountIds,
+        ...(collection === undefined ? [] : [collection.id]),
+        ...sweepLockIds(sweep),
+      ],
+      events: outboxEventsJson(deps.clock, events),
+      ...(collection === undefined
+        ? {}
+        : {
+            collection: collection.claim({
+              ...transfer,
+              receivedAt: credit.receivedAt ?? transfer.createdAt,
             }),
-      },
+          }),
+      ...(sweep === undefined ? {} : { sweep }),
     });
     if (result.kind === 'failed') {
       throw itemFailure(result, 'transfer');
@@ -150,6 +144,18 @@ export function createInboundCreditService(deps: InboundCreditDeps) {
       return earlier;
     }
     return transfer;
+  }
+
+  /**
+   * The credited account's auto-sweep, applied in the same call once the credit lands: its
+   * destination is found now (one more query, only for an account with auto-sweep on) and
+   * checked again under the batch's locks.
+   */
+  async function sweepOf(account: Account): Promise<PreparedSweep | undefined> {
+    const number = sweepDestinationNumber(account);
+    return number === undefined
+      ? undefined
+      : prepareSweep(deps, account, await findSweepDestination(deps.db, account, number));
   }
 
   /** The account a credit lands on: an account of ours, or a collection account's settlement. */

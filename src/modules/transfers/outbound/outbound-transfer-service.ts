@@ -13,7 +13,6 @@ import type { Clock } from '../../../shared/clock.ts';
 import { invariant } from '../../../shared/invariant.ts';
 import type { BeneficiaryService } from '../../beneficiaries/index.ts';
 import type { Collections } from '../collections.ts';
-import { commitWithSweeps } from '../intra-bank/auto-sweep.ts';
 import type { Party } from '../transfer.ts';
 import {
   type AppliedResult,
@@ -63,7 +62,12 @@ export function createOutboundTransferService(deps: OutboundTransferServiceDeps)
    */
   const placements = createGroupCommit<PreparedPlacement, PlacementResult>({
     ...deps.batches,
-    run: commitPlacements,
+    run: (batch) =>
+      applyTransferBatch(
+        deps.db,
+        'place',
+        batch.map((placement) => placement.sql),
+      ),
   });
 
   /** Their look-ups are batched alike: two queries for every request that arrives together. */
@@ -119,20 +123,6 @@ export function createOutboundTransferService(deps: OutboundTransferServiceDeps)
     return prepared.transfer.status === 'Processing'
       ? dispatch(prepared.transfer)
       : prepared.transfer;
-  }
-
-  /** One batch, one call (with the sweeps of credited accounts that have auto-sweep on). */
-  function commitPlacements(batch: readonly PreparedPlacement[]) {
-    return commitWithSweeps(deps.db, deps, {
-      credited: batch.map((placement) => placement.credited),
-      call: (db) =>
-        applyTransferBatch(
-          db,
-          'place',
-          batch.map((placement) => placement.sql),
-        ),
-      landed: (result) => result.kind === 'placed',
-    });
   }
 
   /** Sends the transfer to the rail after its hold committed, then applies what it answers. */

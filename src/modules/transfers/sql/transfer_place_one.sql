@@ -96,5 +96,10 @@ BEGIN
       v_beneficiary->>'bankName', v_beneficiary->>'accountNumber',
       v_beneficiary->>'accountName', (p_item->>'now')::timestamptz);
   END IF;
+  -- 9. The credited account's auto-sweep, when the service prepared one (after step 7: the
+  --    sweep counts in its own day's total, never against this transfer's limit).
+  IF p_item ? 'sweep' THEN
+    PERFORM transfer_sweep_one(p_item->'sweep');
+  END IF;
   RETURN jsonb_build_object('kind', 'placed');
 END $$;

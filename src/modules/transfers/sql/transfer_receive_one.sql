@@ -1,5 +1,5 @@
--- One credit from another bank. A session already received answers 'duplicate' and moves
--- nothing.
+-- One credit from another bank, then the credited account's auto-sweep if the service prepared
+-- one. A session already received answers 'duplicate' and moves nothing.
 CREATE OR REPLACE FUNCTION transfer_receive_one(p_item jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 BEGIN
@@ -10,5 +10,8 @@ BEGIN
   END IF;
   PERFORM ledger_post_json(p_item->'journal');
   PERFORM webhook_enqueue(p_item->'events', (p_item->>'at')::timestamptz);
+  IF p_item ? 'sweep' THEN
+    PERFORM transfer_sweep_one(p_item->'sweep');
+  END IF;
   RETURN jsonb_build_object('kind', 'received');
 END $$;
