@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it, mock } from 'node:test';
 import {
   adminHeaders,
   getAccount,
@@ -28,6 +28,11 @@ interface SweepRow {
   amount_kobo: bigint;
   status: string;
   xmin: string;
+}
+
+interface BatchItem {
+  readonly lockAccountIds: string[];
+  readonly sweep?: object;
 }
 
 describe('auto-sweep: a step of the call that credits the account', () => {
@@ -246,6 +251,43 @@ describe('auto-sweep: a step of the call that credits the account', () => {
     );
     assert.equal(rows[0]?.xmin, placed?.xmin, 'in the placement item’s own subtransaction');
     await assertLedgerSound();
+  });
+
+  it('names what the sweep touches among its batch’s locks: the destination and the daily key', async () => {
+    const destination = await testApp.app.inject({
+      method: 'POST',
+      url: '/accounts',
+      headers,
+      payload: {},
+    });
+    const sub = await sweepingSubAccount(destination.json().data as Opened, 0);
+    const [{ key } = { key: '' }] = await testApp.db.query<{ key: string }>(
+      'SELECT daily_limit_key AS key FROM accounts WHERE id = $1',
+      [sub._id],
+    );
+    // The items as each batch call takes them, from an inbound credit and an intra-bank transfer.
+    const query = mock.method(testApp.db, 'query');
+    try {
+      await receive(sub.accountNumber, 1_000n);
+      await sendTransfer(testApp.app, headers, {
+        debitAccountNumber: main.accountNumber,
+        beneficiaryBankCode: testApp.config.institutionCode,
+        beneficiaryAccountNumber: sub.accountNumber,
+        amount: 10,
+      });
+    } finally {
+      query.mock.restore();
+    }
+    const items = query.mock.calls
+      .filter((call) => String(call.arguments[0]).includes('apply_transfer_batch'))
+      .flatMap((call) => JSON.parse(String(call.arguments[1]?.[1])) as BatchItem[]);
+    const sweeping = items.filter((item) => item.sweep !== undefined);
+    assert.equal(sweeping.length, 2, 'one sweep prepared with each credit');
+    for (const item of sweeping) {
+      for (const locked of [sub._id, destination.json().data._id, key]) {
+        assert.ok(item.lockAccountIds.includes(locked), `${locked} is locked up front`);
+      }
+    }
   });
 
   it('never sweeps a sweep’s own credit again', async () => {
