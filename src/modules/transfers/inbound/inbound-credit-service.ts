@@ -55,6 +55,11 @@ const NIP_REFUSALS: Readonly<Record<string, { code: string; message: string }>> 
   USSD_AMOUNT_MISMATCH: { code: '13', message: 'Invalid Amount' },
 };
 
+/** A credit ready for the call (apply_transfer_batch 'receive', sql/transfer_receive_one.sql). */
+interface PreparedCredit {
+  readonly sql: Readonly<Record<string, unknown>>;
+}
+
 /**
  * A credit from another bank over NIP: one transfer row and one journal. The sender's session id
  * is unique, so a resent credit answers the first one and moves nothing. Credits that arrive
@@ -65,10 +70,14 @@ const NIP_REFUSALS: Readonly<Record<string, { code: string; message: string }>> 
  * moves nothing and answers the sender with a NIP code.
  */
 export function createInboundCreditService(deps: InboundCreditDeps) {
-  /** Credits ready for the call (apply_transfer_batch 'receive', sql/transfer_receive_one.sql). */
-  const credits = createGroupCommit<Readonly<Record<string, unknown>>, AppliedResult>({
+  const credits = createGroupCommit<PreparedCredit, AppliedResult>({
     ...deps.batches,
-    run: (batch) => applyTransferBatch(deps.db, 'receive', batch),
+    run: (batch) =>
+      applyTransferBatch(
+        deps.db,
+        'receive',
+        batch.map((credit) => credit.sql),
+      ),
   });
 
   /**
@@ -110,24 +119,26 @@ export function createInboundCreditService(deps: InboundCreditDeps) {
         : collection.paymentEvents(transfer);
     const sweep = await sweepOf(account);
     const result = await credits.submit({
-      at: transfer.createdAt.toISOString(),
-      transfer: transferRowJson(transfer),
-      journal,
-      lockAccountIds: [
-        ...journal.accountIds,
-        ...(collection === undefined ? [] : [collection.id]),
-        ...sweepLockIds(sweep),
-      ],
-      events: outboxEventsJson(deps.clock, events),
-      ...(collection === undefined
-        ? {}
-        : {
-            collection: collection.claim({
-              ...transfer,
-              receivedAt: credit.receivedAt ?? transfer.createdAt,
+      sql: {
+        at: transfer.createdAt.toISOString(),
+        transfer: transferRowJson(transfer),
+        journal,
+        lockAccountIds: [
+          ...journal.accountIds,
+          ...(collection === undefined ? [] : [collection.id]),
+          ...sweepLockIds(sweep),
+        ],
+        events: outboxEventsJson(deps.clock, events),
+        ...(collection === undefined
+          ? {}
+          : {
+              collection: collection.claim({
+                ...transfer,
+                receivedAt: credit.receivedAt ?? transfer.createdAt,
+              }),
             }),
-          }),
-      ...(sweep === undefined ? {} : { sweep }),
+        ...(sweep === undefined ? {} : { sweep }),
+      },
     });
     if (result.kind === 'failed') {
       throw itemFailure(result, 'transfer');
