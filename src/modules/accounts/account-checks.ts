@@ -45,7 +45,14 @@ export async function findSweepDestination(
   source: { readonly id?: string; readonly clientId: string },
   accountNumber: string,
 ): Promise<Account | undefined> {
-  const destination = await findAccountByNumber(db, accountNumber);
+  return usableSweepDestination(source, await findAccountByNumber(db, accountNumber));
+}
+
+/** The same rule on an account already read (with others, in one query). */
+export function usableSweepDestination(
+  source: { readonly id?: string; readonly clientId: string },
+  destination: Account | undefined,
+): Account | undefined {
   return destination !== undefined &&
     destination.clientId === source.clientId &&
     destination.status === 'Active' &&

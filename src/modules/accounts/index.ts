@@ -9,6 +9,7 @@ export {
   findSettlementAccount,
   findSweepDestination,
   requireActive,
+  usableSweepDestination,
 } from './account-checks.ts';
 export { newAccountNumber } from './account-numbers.ts';
 export {

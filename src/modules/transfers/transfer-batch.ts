@@ -72,6 +72,23 @@ export type TransferRowJson = Static<typeof TransferRowSchema>;
 const Events = Type.Array(OutboxEventItemSchema);
 const Claims = Type.Array(ClaimSchema);
 
+/**
+ * The auto-sweep of the account an item credits (intra-bank/auto-sweep.ts), for
+ * sql/transfer_sweep_one.sql: everything but the amount, which the balance after the credit
+ * decides under the batch's locks (rows and payloads carry 0; the journal has no amounts).
+ */
+export const SweepItemSchema = Type.Object({
+  accountId: Type.String(),
+  dailyLimitKey: Type.String(),
+  destinationAccountId: Type.String(),
+  at: TimeText,
+  outward: TransferRowSchema,
+  inward: TransferRowSchema,
+  journal: Type.Omit(JournalItemSchema, ['amounts']),
+  events: Events,
+});
+export type SweepItem = Static<typeof SweepItemSchema>;
+
 /** A refusal the service found before the call: only a new request is refused for it. */
 const RefusalSchema = Type.Object({ code: Type.String(), message: Type.Optional(Type.String()) });
 
@@ -109,8 +126,7 @@ export const PlaceItemSchema = Type.Object({
   events: Type.Optional(Events),
   beneficiary: Type.Optional(BeneficiaryToSaveSchema),
   claims: Type.Optional(Claims),
-  /** Keys to lock beside those the item's money names (an auto-sweep's daily limit key). */
-  locks: Type.Optional(Type.Array(Type.String())),
+  sweep: Type.Optional(SweepItemSchema),
 });
 export type PlaceItem = Static<typeof PlaceItemSchema>;
 
@@ -163,8 +179,7 @@ export const ReceiveItemSchema = Type.Object({
   journal: JournalItemSchema,
   events: Events,
   claims: Type.Optional(Claims),
-  /** Keys to lock beside those the item's money names (an auto-sweep's daily limit key). */
-  locks: Type.Optional(Type.Array(Type.String())),
+  sweep: Type.Optional(SweepItemSchema),
 });
 export type ReceiveItem = Static<typeof ReceiveItemSchema>;
 

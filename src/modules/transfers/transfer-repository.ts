@@ -1,6 +1,5 @@
 import { claimDue, type DueRows } from '../../db/claim-due.ts';
 import type { Queryable } from '../../db/db.ts';
-import type { Kobo } from '../../shared/money.ts';
 import type { DueClaim } from '../../shared/poll-loop.ts';
 import type { Transfer, TransferDirection, TransferStatus } from './transfer.ts';
 import type { TransferRowJson } from './transfer-batch.ts';
@@ -26,84 +25,6 @@ export interface NewTransferExtras {
   readonly nextStatusQueryAt?: Date | null;
   readonly saveBeneficiary?: boolean;
   readonly dailyLimitKey?: string | null;
-}
-
-const TRANSFER_COLUMNS = `id, client_id, account_id, type, session_id, name_enquiry_reference,
-    payment_reference, provider, provider_channel, provider_channel_code,
-    destination_institution_code, credit_account_name, credit_account_number,
-    credit_bank_code, credit_kyc_level, debit_account_name, debit_account_number,
-    debit_bank_code, debit_kyc_level, transaction_location, narration, amount_kobo,
-    fee_kobo, vat_kobo, stamp_duty_kobo, response_code, response_message, status,
-    is_reversed, reversal_reference, created_at, updated_at, approved_at, declined_at,
-    request_hash, hold_id, next_status_query_at, save_beneficiary, daily_limit_key`;
-/** Column types, for rows that a SELECT supplies (it cannot take them from the table). */
-const COLUMN_TYPES = [
-  ...Array<string>(21).fill('text'),
-  ...Array<string>(4).fill('bigint'),
-  'text',
-  'text',
-  'text',
-  'boolean',
-  'text',
-  ...Array<string>(4).fill('timestamptz'),
-  'text',
-  'text',
-  'timestamptz',
-  'boolean',
-  'text',
-];
-
-/** `($1, ..., $39)` for the row at `index` of a statement, typed when `typed`. */
-function placeholders(index: number, typed = false): string {
-  const first = index * COLUMN_TYPES.length;
-  const values = COLUMN_TYPES.map(
-    (type, column) => `$${first + column + 1}${typed ? `::${type}` : ''}`,
-  );
-  return `(${values.join(', ')})`;
-}
-
-function transferValues(transfer: Transfer, extras: NewTransferExtras) {
-  return [
-    transfer.id,
-    transfer.clientId,
-    transfer.accountId,
-    transfer.type,
-    transfer.sessionId,
-    transfer.nameEnquiryReference,
-    transfer.paymentReference,
-    transfer.provider,
-    transfer.providerChannel,
-    transfer.providerChannelCode,
-    transfer.destinationInstitutionCode,
-    transfer.credit.accountName,
-    transfer.credit.accountNumber,
-    transfer.credit.bankCode,
-    transfer.credit.kycLevel,
-    transfer.debit.accountName,
-    transfer.debit.accountNumber,
-    transfer.debit.bankCode,
-    transfer.debit.kycLevel,
-    transfer.transactionLocation,
-    transfer.narration,
-    transfer.amountKobo,
-    transfer.feeKobo,
-    transfer.vatKobo,
-    transfer.stampDutyKobo,
-    transfer.responseCode,
-    transfer.responseMessage,
-    transfer.status,
-    transfer.isReversed,
-    transfer.reversalReference,
-    transfer.createdAt,
-    transfer.updatedAt,
-    transfer.approvedAt,
-    transfer.declinedAt,
-    extras.requestHash ?? null,
-    extras.holdId ?? null,
-    extras.nextStatusQueryAt ?? null,
-    extras.saveBeneficiary ?? false,
-    extras.dailyLimitKey ?? null,
-  ];
 }
 
 /**
@@ -158,29 +79,6 @@ export function transferRowJson(
     save_beneficiary: extras.saveBeneficiary ?? false,
     daily_limit_key: extras.dailyLimitKey ?? null,
   };
-}
-
-/**
- * An intra-bank transfer and its recipient's Inwards twin in one statement: the twin is written
- * only when the transfer is (false, and nothing written, when the transfer's reference is taken).
- */
-export async function insertTransferWithTwin(
-  db: Queryable,
-  outward: Transfer,
-  extras: NewTransferExtras,
-  inward: Transfer,
-): Promise<boolean> {
-  const rows = await db.query(
-    `WITH outward AS (
-       INSERT INTO transfers (${TRANSFER_COLUMNS}) VALUES ${placeholders(0)}
-       ON CONFLICT DO NOTHING RETURNING id)
-     INSERT INTO transfers (${TRANSFER_COLUMNS})
-     SELECT * FROM (VALUES ${placeholders(1, true)}) AS twin
-      WHERE EXISTS (SELECT 1 FROM outward)
-     RETURNING id`,
-    [...transferValues(outward, extras), ...transferValues(inward, {})],
-  );
-  return rows.length === 1;
 }
 
 interface TransferRow {
@@ -386,29 +284,6 @@ export async function listTransfers(db: Queryable, filter: TransferFilter) {
     db.query<{ total: bigint }>(`SELECT count(*) AS total FROM transfers WHERE ${where}`, params),
   ]);
   return { transfers: rows.map(toTransferRecord), total: Number(counts[0]?.total ?? 0n) };
-}
-
-/**
- * Adds an outbound transfer to its daily limit key's total for the day it was made in Lagos
- * (transfer_limit_day), and answers the day's new total. The key's row is shared
- * by every account of one verified identity, so it is written only under the key's batch lock
- * (ledger_lock_batch): taken here in the same statement, it costs nothing when
- * the batch that credited the account took it already in its global order (sweepLockIds), as it
- * does unless the account's sweep settings changed in between.
- */
-export async function addToDailyOutbound(
-  db: Queryable,
-  entry: { limitKey: string; madeAt: Date; amountKobo: Kobo },
-): Promise<Kobo> {
-  const rows = await db.query<{ total_kobo: bigint }>(
-    `INSERT INTO daily_outbound_totals AS d (limit_key, day, total_kobo)
-     SELECT $1, transfer_limit_day($2::timestamptz), $3::bigint
-       FROM ledger_lock_batch(ARRAY[$1::text])
-     ON CONFLICT (limit_key, day) DO UPDATE SET total_kobo = d.total_kobo + EXCLUDED.total_kobo
-     RETURNING total_kobo`,
-    [entry.limitKey, entry.madeAt, entry.amountKobo],
-  );
-  return rows[0]?.total_kobo ?? 0n;
 }
 
 /** Processing transfers wait for a status query; each claim counts as one. */

@@ -12,9 +12,18 @@ import type { Clock } from '../../../shared/clock.ts';
 import { newObjectId } from '../../../shared/ids.ts';
 import { invariant } from '../../../shared/invariant.ts';
 import { outboxEventsJson } from '../../../webhooks/outbox.ts';
-import { type Account, findAccountByNumber, requireActive } from '../../accounts/index.ts';
+import {
+  type Account,
+  findAccountByNumber,
+  findSweepDestination,
+  requireActive,
+} from '../../accounts/index.ts';
 import { asCollectionPayment, type CollectionAccount, type Collections } from '../collections.ts';
-import { commitWithSweeps, sweepLockIds } from '../intra-bank/auto-sweep.ts';
+import {
+  type PreparedSweep,
+  prepareSweep,
+  sweepDestinationNumber,
+} from '../intra-bank/auto-sweep.ts';
 import { NIP_APPROVED, type Transfer } from '../transfer.ts';
 import { type ReceiveItem, transferReceipt } from '../transfer-batch.ts';
 import { findInwardBySession, transferRowJson } from '../transfer-repository.ts';
@@ -44,7 +53,6 @@ const NIP_REFUSALS: Readonly<Record<string, { code: string; message: string }>> 
 
 /** A credit ready for the call (kind transferReceipt, sql/transfer_receive_one.sql). */
 interface PreparedCredit {
-  readonly account: Account;
   readonly sql: ReceiveItem;
 }
 
@@ -61,16 +69,11 @@ export function createInboundCreditService(deps: InboundCreditDeps) {
   const credits = createGroupCommit<PreparedCredit, BatchResult<typeof transferReceipt.result>>({
     ...deps.batches,
     run: (batch) =>
-      commitWithSweeps(deps.db, deps, {
-        credited: batch.map((credit) => credit.account),
-        call: (db) =>
-          callBatch(
-            db,
-            transferReceipt,
-            batch.map((credit) => credit.sql),
-          ),
-        landed: (result) => result.kind === 'received',
-      }),
+      callBatch(
+        deps.db,
+        transferReceipt,
+        batch.map((credit) => credit.sql),
+      ),
   });
 
   /**
@@ -110,13 +113,12 @@ export function createInboundCreditService(deps: InboundCreditDeps) {
             },
           ]
         : collection.paymentEvents(transfer);
+    const sweep = await sweepOf(account);
     const result = await credits.submit({
-      account,
       sql: {
         at: transfer.createdAt.toISOString(),
         transfer: transferRowJson(transfer),
         journal,
-        locks: sweepLockIds(account),
         events: outboxEventsJson(deps.clock, events),
         ...(collection === undefined
           ? {}
@@ -126,6 +128,7 @@ export function createInboundCreditService(deps: InboundCreditDeps) {
                 receivedAt: credit.receivedAt ?? transfer.createdAt,
               }),
             }),
+        ...(sweep === undefined ? {} : { sweep }),
       },
     });
     if (result.kind === 'failed') {
@@ -143,6 +146,18 @@ export function createInboundCreditService(deps: InboundCreditDeps) {
       return earlier;
     }
     return transfer;
+  }
+
+  /**
+   * The credited account's auto-sweep, applied in the same call once the credit lands: its
+   * destination is found now (one more query, only for an account with auto-sweep on) and
+   * checked again under the batch's locks.
+   */
+  async function sweepOf(account: Account): Promise<PreparedSweep | undefined> {
+    const number = sweepDestinationNumber(account);
+    return number === undefined
+      ? undefined
+      : prepareSweep(deps, account, await findSweepDestination(deps.db, account, number));
   }
 
   /** The account a credit lands on: an account of ours, or a collection account's settlement. */

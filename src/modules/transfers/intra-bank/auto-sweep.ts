@@ -1,85 +1,38 @@
-import type { Db, Queryable } from '../../../db/db.ts';
 import { NO_CHARGES } from '../../../ledger/charges.ts';
 import type { Clock } from '../../../shared/clock.ts';
 import { newNipSessionId, newObjectId } from '../../../shared/ids.ts';
-import { invariant } from '../../../shared/invariant.ts';
-import { type Account, findClientAccount, findSweepDestination } from '../../accounts/index.ts';
-import { buildOutward } from '../transfer-builder.ts';
-import { addToDailyOutbound } from '../transfer-repository.ts';
-import { insertIntraBank, postIntraBank } from './intra-bank-posting.ts';
+import { outboxEventsJson } from '../../../webhooks/outbox.ts';
+import type { Account } from '../../accounts/index.ts';
+import type { SweepItem } from '../transfer-batch.ts';
+import { buildInwardTwin, buildOutward } from '../transfer-builder.ts';
+import { transferRowJson } from '../transfer-repository.ts';
+import { intraBankEvents } from './intra-bank-posting.ts';
 
 export const AUTO_SWEEP_NARRATION = 'Auto-sweep';
 
 /**
- * Runs a batch call that credits accounts, sweeping each credited account that has auto-sweep on
- * in the same transaction. Most batches credit none such: they run as the single call alone,
- * which commits as it answers. `credited[i]` is the account item i credits when `landed` says
- * its result moved the money.
+ * The auto-sweep of a credited account, as the batch item that credits it carries it (`sweep`,
+ * sql/transfer_sweep_one.sql): everything but the amount, which only the balance after the
+ * credit decides, under the batch's locks. The rows and event payloads are rendered with an
+ * amount of 0, which the SQL replaces; the journal leaves its amounts out.
  */
-export async function commitWithSweeps<Result>(
-  db: Db,
-  deps: { clock: Clock; institutionCode: string },
-  batch: {
-    credited: readonly (Account | undefined)[];
-    call: (db: Queryable) => Promise<Result[]>;
-    landed: (result: Result) => boolean;
-  },
-): Promise<Result[]> {
-  if (!batch.credited.some((account) => account?.autoSweep?.enabled === true)) {
-    return batch.call(db);
-  }
-  return db.transaction(async (tx) => {
-    const results = await batch.call(tx);
-    for (const [index, result] of results.entries()) {
-      const credited = batch.credited[index];
-      if (credited !== undefined && batch.landed(result)) {
-        await sweepAfterCredit(tx, deps, credited);
-      }
-    }
-    return results;
-  });
-}
+export type PreparedSweep = SweepItem;
 
 /**
- * The locks a batch takes, beside its accounts', for the sweep of an account it credits: the
- * sweep adds to the account's daily limit key, a row other accounts of the same identity write
- * too, so its lock is taken up front with the batch's others, in their one global order, rather
- * than after them (out of order, which could deadlock with a batch placing for that identity).
+ * The sweep of `credited` to `destination` (found before the call, with the accounts module's
+ * rule: another Active account of the same client), or undefined when there is none: most
+ * credited accounts have auto-sweep off, and an item without `sweep` costs nothing. A sweep that
+ * would move too little, or whose destination changed meanwhile, is skipped by the SQL, never
+ * refused: the credit must not fail because of a sweep setting.
  */
-export function sweepLockIds(credited: Account | undefined): string[] {
-  return credited?.autoSweep?.enabled === true ? [credited.dailyLimitKey] : [];
-}
-
-/**
- * After a credit lands on a sub-account with auto-sweep on, moves what it holds above the
- * retained amount to the destination account, as an intra-bank transfer in the same
- * transaction: the statement, the transfer history and a `transfer` webhook show it. A
- * destination that is gone, inactive or another client's is skipped, never an error: the credit
- * itself must not fail because of a sweep setting. Called once per credit by the service that
- * made it; a sweep's own credit is not swept again.
- */
-export async function sweepAfterCredit(
-  tx: Queryable,
+export function prepareSweep(
   deps: { clock: Clock; institutionCode: string },
   credited: Account,
-): Promise<void> {
-  // Most credited accounts have no sweep: decide from the row already read, without a query.
-  if (!credited.autoSweep?.enabled) {
-    return;
-  }
-  // Read again for the balance after the credit (and settings as of this transaction).
-  const account = await findClientAccount(tx, credited.clientId, credited.id);
-  const sweep = account?.autoSweep;
-  if (account === undefined || sweep === undefined || sweep === null || !sweep.enabled) {
-    return;
-  }
-  const amountKobo = account.balanceKobo - account.heldKobo - sweep.retainKobo;
-  if (account.status !== 'Active' || amountKobo <= 0n || amountKobo < sweep.minimumKobo) {
-    return;
-  }
-  const destination = await findSweepDestination(tx, account, sweep.destinationAccountNumber);
-  if (destination === undefined) {
-    return;
+  destination: Account | undefined,
+): PreparedSweep | undefined {
+  const settings = credited.autoSweep;
+  if (settings === null || !settings.enabled || destination === undefined) {
+    return undefined;
   }
   const sessionId = newNipSessionId(deps.institutionCode, deps.clock);
   const outward = buildOutward(
@@ -88,14 +41,14 @@ export async function sweepAfterCredit(
       sessionId,
       paymentReference: sessionId,
       nameEnquiryReference: sessionId,
-      debitAccount: account,
+      debitAccount: credited,
       counterparty: {
         bankCode: deps.institutionCode,
         accountNumber: destination.accountNumber,
         accountName: destination.accountName,
         kycLevel: destination.kycLevel,
       },
-      amountKobo,
+      amountKobo: 0n,
       charges: NO_CHARGES,
       narration: AUTO_SWEEP_NARRATION,
       intraBank: true,
@@ -103,23 +56,34 @@ export async function sweepAfterCredit(
     },
     deps.clock,
   );
-  const inward = await insertIntraBank(tx, deps.clock, {
-    outward,
-    extras: { dailyLimitKey: account.dailyLimitKey },
-    beneficiary: destination,
-  });
-  invariant(inward !== undefined, `auto-sweep ${outward.id} has a fresh session id`);
-  // A sweep is outbound volume of the swept account's identity like any transfer (no limit
-  // applies to it, but it counts towards the others').
-  await addToDailyOutbound(tx, {
-    limitKey: account.dailyLimitKey,
-    madeAt: outward.createdAt,
-    amountKobo: amountKobo,
-  });
-  await postIntraBank(tx, deps.clock, {
-    outward,
-    inward,
-    debitAccount: account,
-    beneficiary: destination,
-  });
+  const inward = buildInwardTwin(outward, destination, deps.clock);
+  const sides = { outward, inward, debitAccount: credited, beneficiary: destination };
+  return {
+    accountId: credited.id,
+    dailyLimitKey: credited.dailyLimitKey,
+    destinationAccountId: destination.id,
+    at: outward.createdAt.toISOString(),
+    // The row keeps the key it counted under, like any Outwards transfer.
+    outward: transferRowJson(outward, { dailyLimitKey: credited.dailyLimitKey }),
+    inward: transferRowJson(inward),
+    journal: {
+      id: newObjectId(deps.clock),
+      kind: 'intra_transfer',
+      narration: AUTO_SWEEP_NARRATION,
+      reference: sessionId,
+      transferId: outward.id,
+      createdAt: outward.createdAt.toISOString(),
+      accountIds: [credited.id, destination.id],
+      narrations: [null, null],
+      releaseHoldId: null,
+    },
+    events: outboxEventsJson(deps.clock, intraBankEvents(sides)),
+  };
+}
+
+/** The number an account sweeps to after a credit, when its auto-sweep is on. */
+export function sweepDestinationNumber(account: Account | undefined): string | undefined {
+  return account?.autoSweep?.enabled === true
+    ? account.autoSweep.destinationAccountNumber
+    : undefined;
 }

@@ -1,31 +1,12 @@
-import type { Queryable } from '../../../db/db.ts';
 import { chargePostings } from '../../../ledger/charges.ts';
 import type { Journal } from '../../../ledger/journal.ts';
-import * as ledger from '../../../ledger/ledger-service.ts';
 import type { Clock } from '../../../shared/clock.ts';
 import { newObjectId } from '../../../shared/ids.ts';
-import { enqueueEvents, type OutboxEvent } from '../../../webhooks/outbox.ts';
+import type { OutboxEvent } from '../../../webhooks/outbox.ts';
 import type { Account } from '../../accounts/index.ts';
 import type { CollectionAccount } from '../collections.ts';
 import type { Transfer } from '../transfer.ts';
-import { buildInwardTwin } from '../transfer-builder.ts';
-import { insertTransferWithTwin, type NewTransferExtras } from '../transfer-repository.ts';
 import { transferView } from '../transfer-view.ts';
-
-/**
- * Stores an intra-bank transfer with its recipient's Inwards twin (one statement), unless the
- * transfer's reference is taken: undefined then, and nothing is written. The twin otherwise.
- */
-export async function insertIntraBank(
-  tx: Queryable,
-  clock: Clock,
-  parts: { outward: Transfer; extras?: NewTransferExtras; beneficiary: Account },
-): Promise<Transfer | undefined> {
-  const inward = buildInwardTwin(parts.outward, parts.beneficiary, clock);
-  return (await insertTransferWithTwin(tx, parts.outward, parts.extras ?? {}, inward))
-    ? inward
-    : undefined;
-}
 
 /** The parties of an intra-bank transfer: both its rows and both accounts. */
 interface IntraBankParts {
@@ -84,18 +65,4 @@ export function intraBankEvents(parts: IntraBankParts): OutboxEvent[] {
     data: transferView(transfer),
     callbackUrl,
   }));
-}
-
-/**
- * Moves a stored intra-bank transfer's money in the caller's transaction: the journal and a
- * `transfer` event for each side. It never sweeps: the service that owns the transaction sweeps
- * the credited account once, after the credit.
- */
-export async function postIntraBank(
-  tx: Queryable,
-  clock: Clock,
-  parts: IntraBankParts,
-): Promise<void> {
-  await ledger.post(tx, intraBankJournal(clock, parts));
-  await enqueueEvents(tx, clock, intraBankEvents(parts));
 }

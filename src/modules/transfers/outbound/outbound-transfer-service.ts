@@ -14,7 +14,6 @@ import type { Clock } from '../../../shared/clock.ts';
 import { invariant } from '../../../shared/invariant.ts';
 import type { BeneficiaryService } from '../../beneficiaries/index.ts';
 import type { Collections } from '../collections.ts';
-import { commitWithSweeps } from '../intra-bank/auto-sweep.ts';
 import type { Party } from '../transfer.ts';
 import { transferPlacement, transferSettlement } from '../transfer-batch.ts';
 import { findTransferById, type TransferRecord } from '../transfer-repository.ts';
@@ -62,7 +61,12 @@ export function createOutboundTransferService(deps: OutboundTransferServiceDeps)
     BatchResult<typeof transferPlacement.result>
   >({
     ...deps.batches,
-    run: commitPlacements,
+    run: (batch) =>
+      callBatch(
+        deps.db,
+        transferPlacement,
+        batch.map((placement) => placement.sql),
+      ),
   });
 
   /** Their look-ups are batched alike: two queries for every request that arrives together. */
@@ -121,20 +125,6 @@ export function createOutboundTransferService(deps: OutboundTransferServiceDeps)
     return prepared.transfer.status === 'Processing'
       ? dispatch(prepared.transfer)
       : prepared.transfer;
-  }
-
-  /** One batch, one call (with the sweeps of credited accounts that have auto-sweep on). */
-  function commitPlacements(batch: readonly PreparedPlacement[]) {
-    return commitWithSweeps(deps.db, deps, {
-      credited: batch.map((placement) => placement.credited),
-      call: (db) =>
-        callBatch(
-          db,
-          transferPlacement,
-          batch.map((placement) => placement.sql),
-        ),
-      landed: (result) => result.kind === 'placed',
-    });
   }
 
   /** Sends the transfer to the rail after its hold committed, then applies what it answers. */

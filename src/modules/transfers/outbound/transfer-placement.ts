@@ -10,10 +10,19 @@ import type { Clock } from '../../../shared/clock.ts';
 import { newNipSessionId, newObjectId } from '../../../shared/ids.ts';
 import type { Kobo } from '../../../shared/money.ts';
 import { outboxEventsJson } from '../../../webhooks/outbox.ts';
-import { type Account, findAccountsByNumber, requireActive } from '../../accounts/index.ts';
+import {
+  type Account,
+  findAccountsByNumber,
+  requireActive,
+  usableSweepDestination,
+} from '../../accounts/index.ts';
 import type { BeneficiaryService } from '../../beneficiaries/index.ts';
 import { asCollectionPayment, type CollectionAccount, type Collections } from '../collections.ts';
-import { sweepLockIds } from '../intra-bank/auto-sweep.ts';
+import {
+  type PreparedSweep,
+  prepareSweep,
+  sweepDestinationNumber,
+} from '../intra-bank/auto-sweep.ts';
 import { intraBankEvents, intraBankJournal } from '../intra-bank/intra-bank-posting.ts';
 import {
   findEnquiriesBySession,
@@ -53,13 +62,12 @@ export interface PreparedPlacement {
   readonly sql: PlaceItem;
   /** The transfer as it is stored when the call places it (none when it is refused anyway). */
   readonly transfer: TransferRecord | undefined;
-  /** The account an intra-bank transfer credits, for the owner's auto-sweep. */
-  readonly credited: Account | undefined;
 }
 
 /**
- * What preparing placements reads: their accounts by number, the collection accounts (virtual
- * accounts) among the intra-bank beneficiaries that are not accounts, their enquiries by session.
+ * What preparing placements reads: their accounts by number (with the accounts the credited ones
+ * sweep to, if any has auto-sweep on), the collection accounts (virtual accounts) among the
+ * intra-bank beneficiaries that are not accounts, their enquiries by session.
  */
 export interface PlacementLookup {
   readonly accounts: ReadonlyMap<string, Account>;
@@ -90,9 +98,34 @@ export async function lookUpPlacements(
   ]);
   // Only a number that is no account can be a collection account: most batches ask nothing.
   const unknown = [...numbers].filter((number) => !accounts.has(number));
-  const collections =
+  const collections: ReadonlyMap<string, CollectionAccount> =
     unknown.length === 0 ? new Map() : await lookup.collections.findByNumbers(db, unknown);
-  return { accounts, collections, enquiries };
+  // Credited: an intra-bank beneficiary's account, or a collection's settlement account.
+  const credited = [
+    ...bodies
+      .filter((body) => body.beneficiaryBankCode === lookup.institutionCode)
+      .map((body) => accounts.get(body.beneficiaryAccountNumber)),
+    ...[...collections.values()].map((collection) => collection.settlementAccount),
+  ];
+  return { accounts: await withSweepDestinations(db, accounts, credited), collections, enquiries };
+}
+
+/**
+ * The accounts read, with those the credited accounts sweep to: most batches credit no account
+ * with auto-sweep on, and ask nothing more.
+ */
+async function withSweepDestinations(
+  db: Queryable,
+  accounts: ReadonlyMap<string, Account>,
+  credited: readonly (Account | undefined)[],
+): Promise<ReadonlyMap<string, Account>> {
+  const wanted = new Set(credited.map(sweepDestinationNumber));
+  const missing = [...wanted].filter(
+    (number): number is string => number !== undefined && !accounts.has(number),
+  );
+  return missing.length === 0
+    ? accounts
+    : new Map([...accounts, ...(await findAccountsByNumber(db, missing))]);
 }
 
 /** Idempotency-Key claims of transfers live under this scope. */
@@ -148,7 +181,6 @@ export function preparePlacement(
     return {
       sql: { ...common, ...(refusal === undefined ? {} : { refusal }) },
       transfer: undefined,
-      credited: undefined,
     };
   }
   const sessionId = newNipSessionId(deps.institutionCode, deps.clock);
@@ -191,11 +223,10 @@ export function preparePlacement(
     const sides = { outward, inward, debitAccount, beneficiary: credited };
     const journal = journalJson(intraBankJournal(deps.clock, { ...sides, collection }));
     const events = intraBankEvents(sides);
+    const sweep = sweepOf(deps, credited, accounts);
     return {
       sql: {
         ...common,
-        // The sweep's lock (its daily limit key) is not derived from the item's money.
-        locks: sweepLockIds(credited),
         mustBeActive: [...mustBeActive, { accountId: credited.id, ...BENEFICIARY_INACTIVE }],
         outward: transferRowJson(outward, extras),
         inward: transferRowJson(inward),
@@ -212,9 +243,9 @@ export function preparePlacement(
         daily,
         // An intra-bank transfer has succeeded already; a NIP one saves it when it settles.
         ...(body.saveBeneficiary ? { beneficiary: deps.beneficiaries.toSave(enquiry) } : {}),
+        ...(sweep === undefined ? {} : { sweep }),
       },
       transfer,
-      credited,
     };
   }
   const statusQueryInSeconds = deps.config.statusQueryScheduleSeconds[0] ?? 30;
@@ -236,8 +267,22 @@ export function preparePlacement(
       daily,
     },
     transfer,
-    credited: undefined,
   };
+}
+
+/**
+ * The credited account's auto-sweep (step 9 of transfer_place_one), its destination among the
+ * accounts read (lookUpPlacements).
+ */
+function sweepOf(
+  deps: PlacementDeps,
+  credited: Account,
+  accounts: ReadonlyMap<string, Account>,
+): PreparedSweep | undefined {
+  const number = sweepDestinationNumber(credited);
+  return number === undefined
+    ? undefined
+    : prepareSweep(deps, credited, usableSweepDestination(credited, accounts.get(number)));
 }
 
 /** The placement call's refusal of a new request, as the AppError the API answers. */

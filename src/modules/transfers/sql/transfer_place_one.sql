@@ -78,7 +78,7 @@ BEGIN
   -- 8. The day's outbound total under the transfer's daily limit key (the row keeps the key, so
   --    a failure gives back to the same total), this transfer included, against the limit of
   --    the debit account's KYC level. The key may be shared by accounts of one identity that
-  --    other batches are placing for: the batch holds its lock (its lockAccountIds name it), so
+  --    other batches are placing for: the batch holds its lock (transfer_place_locks names it), so
   --    no other batch writes the row meanwhile and the total is exact.
   INSERT INTO daily_outbound_totals AS d (limit_key, day, total_kobo)
     VALUES (coalesce(v_outward.daily_limit_key, v_outward.account_id),
@@ -97,6 +97,11 @@ BEGIN
     PERFORM beneficiary_save(v_beneficiary->>'id', v_client, v_beneficiary->>'bankCode',
       v_beneficiary->>'bankName', v_beneficiary->>'accountNumber',
       v_beneficiary->>'accountName', (p_item->>'now')::timestamptz);
+  END IF;
+  -- 9. The credited account's auto-sweep, when the service prepared one (after step 7: the
+  --    sweep counts in its own day's total, never against this transfer's limit).
+  IF p_item ? 'sweep' THEN
+    PERFORM transfer_sweep_one(p_item->'sweep');
   END IF;
   RETURN jsonb_build_object('kind', 'placed');
 END $$;
