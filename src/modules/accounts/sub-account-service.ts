@@ -125,10 +125,10 @@ export function createSubAccountService(deps: SubAccountServiceDeps) {
 
   /**
    * The id slot of PUT /accounts/{id}/subaccount: an account `_id`, or the caller's own
-   * externalReference (a PHP SDK updates by reference). An id is tried first, so a reference
-   * shaped like an id still finds its sub-account when no account of the caller has that id;
-   * only the caller's accounts and references are searched, so another client's answers as
-   * unknown.
+   * externalReference (a published Laravel package updates by reference). An id is tried
+   * first, so a reference shaped like an id still finds its sub-account when no account of the
+   * caller has that id; only the caller's accounts and references are searched, so another
+   * client's answers as unknown.
    */
   async function findByIdOrReference(principal: Principal, key: string): Promise<Account> {
     if (isObjectId(key)) {
