@@ -57,7 +57,10 @@ export interface VirtualAccountEnvelope extends Envelope<VirtualAccountView> {
  * NIBSS answers repeat `responseCode`: a production client reads them from the top level of this
  * one answer (docs/virtual-accounts.md).
  */
-export function okVirtualAccount(message: string, view: VirtualAccountView): VirtualAccountEnvelope {
+export function okVirtualAccount(
+  message: string,
+  view: VirtualAccountView,
+): VirtualAccountEnvelope {
   return {
     statusCode: 200,
     message,

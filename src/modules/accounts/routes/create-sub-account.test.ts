@@ -307,7 +307,7 @@ describe('POST /accounts/subaccount and /accounts/v2/subaccount', () => {
     });
   });
 
-  describe('400: the legacy body, a person\'s details and BVN without an identityId', () => {
+  describe("400: the legacy body, a person's details and BVN without an identityId", () => {
     // A Laravel package's createSubAccount sends this older body (docs/api.md, decisions).
     const legacy = (extra: Record<string, unknown> = {}) => ({
       firstName: 'Jane',

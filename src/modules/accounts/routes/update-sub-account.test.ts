@@ -103,7 +103,7 @@ describe('PUT /accounts/:id/subaccount', () => {
     });
   });
 
-  describe('200: the id slot takes the sub-account\'s externalReference too', () => {
+  describe("200: the id slot takes the sub-account's externalReference too", () => {
     it('updates the sub-account found by its externalReference, and answers it', async () => {
       const target = await openSubAccount(
         context().testApp.app,
@@ -136,7 +136,9 @@ describe('PUT /accounts/:id/subaccount', () => {
       });
       assert.equal(renamed.statusCode, 200, renamed.body);
       assert.equal(renamed.json().data.externalReference, `${target.externalReference}-V2`);
-      const byNew = await update(`${target.externalReference}-V2`, { emailAddress: 'n@example.com' });
+      const byNew = await update(`${target.externalReference}-V2`, {
+        emailAddress: 'n@example.com',
+      });
       assert.equal(byNew.json().data._id, target._id);
       const byOld = await update(target.externalReference, { emailAddress: 'o@example.com' });
       assert.equal(byOld.statusCode, 400);

@@ -124,7 +124,11 @@ describe('POST /transfers/status and /transfers/tqs', () => {
     const assertNotFound = async (payload: object, headers = context().headers) => {
       for (const url of STATUS_PATHS) {
         const response = await call(url, payload, headers);
-        assert.equal(response.statusCode, 400, `${url} ${JSON.stringify(payload)}: ${response.body}`);
+        assert.equal(
+          response.statusCode,
+          400,
+          `${url} ${JSON.stringify(payload)}: ${response.body}`,
+        );
         assert.equal(response.json().message, 'Unable to locate record');
         assert.equal(response.json().code, 'RECORD_NOT_FOUND');
       }
