@@ -53,6 +53,14 @@ export const CreateSubAccountBody = Type.Object({
   ),
 });
 
+/** PUT /accounts/{id}/subaccount: the sub-account's `_id` or your externalReference for it. */
+export const SubAccountKeyParams = Type.Object({
+  id: Type.String({
+    maxLength: 100,
+    description: "The sub-account's _id, or the externalReference you gave it.",
+  }),
+});
+
 export const UpdateSubAccountBody = Type.Object({
   phoneNumber: Type.Optional(contactFields.phoneNumber),
   emailAddress: Type.Optional(contactFields.emailAddress),

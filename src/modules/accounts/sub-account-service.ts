@@ -1,7 +1,8 @@
 import type { Principal } from '../../auth/principal.ts';
 import { type Db, sqlState, UNIQUE_VIOLATION } from '../../db/db.ts';
-import { AppError } from '../../errors/app-error.ts';
+import { AppError, recordNotFound } from '../../errors/app-error.ts';
 import type { Clock } from '../../shared/clock.ts';
+import { isObjectId } from '../../shared/ids.ts';
 import type { DestinationPolicy } from '../../webhooks/destination-guard.ts';
 import { checkDestination } from '../../webhooks/webhook-service.ts';
 import { type Account, type AutoSweep, identityLimitKey } from './account.ts';
@@ -87,8 +88,9 @@ export function createSubAccountService(deps: SubAccountServiceDeps) {
     return deps.accounts.getAccount(principal, accountId);
   }
 
-  async function update(principal: Principal, accountId: string, body: UpdateSubAccountRequest) {
-    const account = await deps.accounts.getAccount(principal, accountId);
+  /** `key` is the sub-account's `_id` or its externalReference (findByIdOrReference). */
+  async function update(principal: Principal, key: string, body: UpdateSubAccountRequest) {
+    const account = await findByIdOrReference(principal, key);
     if (!account.isSubAccount || account.holder === null) {
       throw new AppError('VALIDATION_ERROR', 'Only sub-accounts are updated here.');
     }
@@ -119,6 +121,31 @@ export function createSubAccountService(deps: SubAccountServiceDeps) {
       throw error;
     }
     return deps.accounts.getAccount(principal, account.id);
+  }
+
+  /**
+   * The id slot of PUT /accounts/{id}/subaccount: an account `_id`, or the caller's own
+   * externalReference (a published Laravel package updates by reference). An id is tried
+   * first, so a reference shaped like an id still finds its sub-account when no account of the
+   * caller has that id; only the caller's accounts and references are searched, so another
+   * client's answers as unknown.
+   */
+  async function findByIdOrReference(principal: Principal, key: string): Promise<Account> {
+    if (isObjectId(key)) {
+      const byId = await accountRepository.findClientAccount(deps.db, principal.clientId, key);
+      if (byId !== undefined) {
+        return byId;
+      }
+    }
+    const byReference = await accountRepository.findByExternalReference(
+      deps.db,
+      principal.clientId,
+      key,
+    );
+    if (byReference === undefined) {
+      throw recordNotFound();
+    }
+    return byReference.account;
   }
 
   async function replayOrRefuse(principal: Principal, reference: string, requestHash: string) {

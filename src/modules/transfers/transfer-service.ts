@@ -26,12 +26,27 @@ export function createTransferService(deps: TransferServiceDeps) {
     key: { sessionId?: string; paymentReference?: string },
   ) {
     const transfer = await findClientTransfer(deps.db, principal.clientId, key);
-    if (transfer === undefined) {
+    if (transfer === undefined || (await paidIntoVirtualAccount(transfer))) {
       throw recordNotFound();
     }
     return transfer.status === 'Processing' && transfer.type === 'Outwards'
       ? deps.outbound.queryAndSettle(transfer)
       : transfer;
+  }
+
+  /**
+   * A payment into a virtual account is the settlement account's Inwards row, its credit naming
+   * the virtual account's number rather than the account's own. The status query does not answer
+   * it: clients that get its virtualAccount.transfer webhook ask here first and take 400 as "not
+   * our transfer" before asking /virtual-accounts/status; a 200 makes them take it for one of
+   * their own payouts (docs/api.md, "Transfers").
+   */
+  async function paidIntoVirtualAccount(transfer: TransferRecord): Promise<boolean> {
+    if (transfer.type !== 'Inwards') {
+      return false;
+    }
+    const accounts = await findAccountsByIds(deps.db, [transfer.accountId]);
+    return accounts.get(transfer.accountId)?.accountNumber !== transfer.credit.accountNumber;
   }
 
   /** History of the caller's transfers (or, for an operator, a client's). */

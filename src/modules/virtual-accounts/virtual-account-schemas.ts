@@ -77,6 +77,16 @@ export const VirtualAccountSchema = Type.Object({
   __v: Type.Integer(),
 });
 
+/** GET /virtual-accounts/:id: its name, number and bank also at the top level (okVirtualAccount). */
+export const VirtualAccountEnvelopeSchema = Type.Object({
+  statusCode: Type.Integer({ examples: [200] }),
+  message: Type.String(),
+  accountName: VirtualAccountSchema.properties.accountName,
+  accountNumber: VirtualAccountSchema.properties.accountNumber,
+  bank: VirtualAccountSchema.properties.bank,
+  data: VirtualAccountSchema,
+});
+
 // The transfer object with `virtualAccount` in place of `account` (virtualAccountTransferView).
 const {
   _id,

@@ -1,3 +1,4 @@
+import type { Envelope } from '../../http/envelope.ts';
 import { koboToNaira } from '../../shared/money.ts';
 import { type Transfer, transferView } from '../transfers/index.ts';
 import {
@@ -39,6 +40,34 @@ export function virtualAccountView(account: VirtualAccount, context: VirtualAcco
     createdAt: account.createdAt.toISOString(),
     updatedAt: account.updatedAt.toISOString(),
     __v: 0,
+  };
+}
+
+type VirtualAccountView = ReturnType<typeof virtualAccountView>;
+
+/** The envelope of GET /virtual-accounts/:id: the account's name, number and bank also at the top. */
+export interface VirtualAccountEnvelope extends Envelope<VirtualAccountView> {
+  accountName: string;
+  accountNumber: string;
+  bank: VirtualAccountView['bank'];
+}
+
+/**
+ * GET /virtual-accounts/:id repeats `accountName`, `accountNumber` and `bank` beside `data`, as
+ * NIBSS answers repeat `responseCode`: a production client reads them from the top level of this
+ * one answer (docs/virtual-accounts.md).
+ */
+export function okVirtualAccount(
+  message: string,
+  view: VirtualAccountView,
+): VirtualAccountEnvelope {
+  return {
+    statusCode: 200,
+    message,
+    accountName: view.accountName,
+    accountNumber: view.accountNumber,
+    bank: view.bank,
+    data: view,
   };
 }
 

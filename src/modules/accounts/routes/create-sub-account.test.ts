@@ -307,6 +307,69 @@ describe('POST /accounts/subaccount and /accounts/v2/subaccount', () => {
     });
   });
 
+  describe("400: the legacy body, a person's details and BVN without an identityId", () => {
+    // A Laravel package's createSubAccount sends this older body (docs/api.md, decisions).
+    const legacy = (extra: Record<string, unknown> = {}) => ({
+      firstName: 'Jane',
+      lastName: 'Doe',
+      phoneNumber: '+2348112345678',
+      emailAddress: 'jane.doe@example.com',
+      externalReference: 'LEGACY-1',
+      bvn: BVN,
+      ...extra,
+    });
+    const subAccountCount = async () =>
+      (await call('GET', '/accounts?isSubAccount=true')).json().pagination.total as number;
+
+    it('is refused with 400 naming identityId; nothing is opened or charged', async () => {
+      const before = { count: await subAccountCount(), balance: await bookBalance(main._id) };
+      for (const url of ['/accounts/subaccount', '/accounts/v2/subaccount']) {
+        const response = await call('POST', url, legacy());
+        assert.equal(response.statusCode, 400, response.body);
+        const body = response.json();
+        assert.equal(body.code, 'VALIDATION_ERROR');
+        assert.equal(body.message, 'identityId is required: initiate a verification first.');
+        assert.deepEqual(body.details, [{ field: 'identityId', message: 'is required' }]);
+      }
+      assert.equal(await subAccountCount(), before.count);
+      assert.equal(await bookBalance(main._id), before.balance);
+    });
+
+    it("is refused with an unknown or another client's identityId", async () => {
+      const { testApp, otherHeaders, otherAccountNumber } = context();
+      await sandboxCredit(testApp.app, otherAccountNumber, 500);
+      const theirs = await verifyIdentity(testApp.app, otherHeaders, {
+        type: 'BVN',
+        number: BVN,
+        debitAccountNumber: otherAccountNumber,
+      });
+      for (const identityId of [theirs, 'ffffffffffffffffffffffff']) {
+        const response = await call('POST', '/accounts/subaccount', legacy({ identityId }));
+        assert.equal(response.statusCode, 400, response.body);
+        assert.equal(response.json().code, 'IDENTITY_NOT_VERIFIED');
+      }
+    });
+
+    it('opens the account once the identityId of a validated check is added, named by the check', async () => {
+      const identityId = await verification('BVN', BVN);
+      const person = simulatedPerson(BVN);
+      const response = await call('POST', '/accounts/subaccount', legacy({ identityId }));
+      assert.equal(response.statusCode, 200, response.body);
+      const data = response.json().data;
+      assert.equal(data.externalReference, 'LEGACY-1');
+      assert.equal(data.identityType, 'BVN');
+      assert.equal(data.kycLevel, '2');
+      // The name comes from the verification, never from the firstName/lastName sent.
+      assert.equal(
+        data.accountName,
+        [person.firstName, person.middleName, person.lastName]
+          .filter(Boolean)
+          .join(' ')
+          .toUpperCase(),
+      );
+    });
+  });
+
   describe('409: externalReference', () => {
     it('externalReference: the same body replays, another body is 409', async () => {
       const identityId = await verification('BVN', BVN);

@@ -103,6 +103,97 @@ describe('PUT /accounts/:id/subaccount', () => {
     });
   });
 
+  describe("200: the id slot takes the sub-account's externalReference too", () => {
+    it('updates the sub-account found by its externalReference, and answers it', async () => {
+      const target = await openSubAccount(
+        context().testApp.app,
+        context().headers,
+        main.accountNumber,
+        { externalReference: 'CUSTOMER 42/A' },
+      );
+      const response = await update(encodeURIComponent(target.externalReference), {
+        phoneNumber: '+2348112340042',
+        metadata: { by: 'reference' },
+      });
+      assert.equal(response.statusCode, 200, response.body);
+      assert.equal(response.json().message, 'Sub account updated successfully.');
+      const data = response.json().data;
+      assert.equal(data._id, target._id);
+      assert.equal(data.phoneNumber, '+2348112340042');
+      assert.deepEqual(data.metadata, { by: 'reference' });
+      const stored = (await call('GET', `/accounts/${target._id}`)).json().data;
+      assert.equal(stored.phoneNumber, '+2348112340042');
+    });
+
+    it('takes a new externalReference by the old one; the old one is then unknown', async () => {
+      const target = await openSubAccount(
+        context().testApp.app,
+        context().headers,
+        main.accountNumber,
+      );
+      const renamed = await update(target.externalReference, {
+        externalReference: `${target.externalReference}-V2`,
+      });
+      assert.equal(renamed.statusCode, 200, renamed.body);
+      assert.equal(renamed.json().data.externalReference, `${target.externalReference}-V2`);
+      const byNew = await update(`${target.externalReference}-V2`, {
+        emailAddress: 'n@example.com',
+      });
+      assert.equal(byNew.json().data._id, target._id);
+      const byOld = await update(target.externalReference, { emailAddress: 'o@example.com' });
+      assert.equal(byOld.statusCode, 400);
+      assert.equal(byOld.json().code, 'RECORD_NOT_FOUND');
+    });
+
+    it('an id wins over a reference shaped like one; an id-shaped reference is found when no id matches', async () => {
+      const { testApp, headers } = context();
+      const first = await openSubAccount(testApp.app, headers, main.accountNumber);
+      // A reference that is the _id of another of the caller's sub-accounts, and one that is no id.
+      const shadowing = await openSubAccount(testApp.app, headers, main.accountNumber, {
+        externalReference: first._id,
+      });
+      const idShaped = 'abcdefabcdefabcdefabcdef';
+      const lookalike = await openSubAccount(testApp.app, headers, main.accountNumber, {
+        externalReference: idShaped,
+      });
+      const byId = await update(first._id, { metadata: { hit: 'id' } });
+      assert.equal(byId.json().data._id, first._id, byId.body);
+      const shadowed = (await call('GET', `/accounts/${shadowing._id}`)).json().data;
+      assert.deepEqual(shadowed.metadata, { customer: 'jane' }, 'the id won; nothing else changed');
+      const byReference = await update(idShaped, { metadata: { hit: 'reference' } });
+      assert.equal(byReference.statusCode, 200, byReference.body);
+      assert.equal(byReference.json().data._id, lookalike._id);
+    });
+  });
+
+  describe('400 "Unable to locate record": a reference that is not one of yours', () => {
+    it("answers another client's externalReference and an unknown one alike, changing nothing", async () => {
+      const { testApp, otherHeaders, otherAccountNumber } = context();
+      await sandboxCredit(testApp.app, otherAccountNumber, 100);
+      const theirs = await openSubAccount(testApp.app, otherHeaders, otherAccountNumber, {
+        externalReference: 'THEIR-CUSTOMER-1',
+      });
+      const answers = [];
+      for (const reference of ['THEIR-CUSTOMER-1', 'NO-SUCH-REFERENCE']) {
+        const response = await update(reference, { phoneNumber: '+2348000000001' });
+        assert.equal(response.statusCode, 400, `${reference}: ${response.body}`);
+        answers.push(response.json());
+      }
+      assert.deepEqual(answers[0], answers[1]);
+      assert.equal(answers[0].message, 'Unable to locate record');
+      assert.equal(answers[0].code, 'RECORD_NOT_FOUND');
+      const stored = (await call('GET', `/accounts/${theirs._id}`, undefined, otherHeaders)).json()
+        .data;
+      assert.equal(stored.phoneNumber, '+2348112345678');
+    });
+
+    it('answers a reference over 100 characters as unknown', async () => {
+      const response = await update('R'.repeat(101), { phoneNumber: '+2348000000001' });
+      assert.equal(response.statusCode, 400, response.body);
+      assert.equal(response.json().code, 'RECORD_NOT_FOUND');
+    });
+  });
+
   describe('400: what may not change, or is malformed', () => {
     it('refuses malformed contact details and a callback URL that is not one', async () => {
       for (const payload of [

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { getAccount, sandboxCredit, sendTransfer } from '../../../../test/factories.ts';
+import {
+  createVirtualAccount,
+  getAccount,
+  payVirtualAccount,
+  sandboxCredit,
+  sendTransfer,
+} from '../../../../test/factories.ts';
 import {
   describeAuthGuards,
   describeRecordIsolation,
@@ -106,6 +112,77 @@ describe('POST /transfers/status and /transfers/tqs', () => {
       const response = await call('/transfers/status', { paymentReference: 'THEIRS-1' });
       assert.equal(response.statusCode, 400);
       assert.equal(response.json().message, 'Unable to locate record');
+    });
+  });
+
+  describe("400: a payment into a virtual account is the virtual account's, not a transfer", () => {
+    const STATUS_PATHS = ['/transfers/status', '/transfers/tqs'];
+    const ownVirtualAccount = (amount: number) =>
+      createVirtualAccount(context().testApp.app, context().headers, own.accountNumber, {
+        amount,
+      });
+    const assertNotFound = async (payload: object, headers = context().headers) => {
+      for (const url of STATUS_PATHS) {
+        const response = await call(url, payload, headers);
+        assert.equal(
+          response.statusCode,
+          400,
+          `${url} ${JSON.stringify(payload)}: ${response.body}`,
+        );
+        assert.equal(response.json().message, 'Unable to locate record');
+        assert.equal(response.json().code, 'RECORD_NOT_FOUND');
+      }
+    };
+
+    it('answers 400 for a payment from another bank; /virtual-accounts/status answers it', async () => {
+      const account = await ownVirtualAccount(30);
+      const paid = await payVirtualAccount(context().testApp.app, account.accountNumber, 30);
+      assert.equal(paid.statusCode, 201, paid.body);
+      const { sessionId, paymentReference } = paid.json().data;
+      // As the client sends them on a virtualAccount.transfer webhook: each key, and both.
+      for (const key of [{ sessionId }, { paymentReference }, { sessionId, paymentReference }]) {
+        await assertNotFound(key);
+      }
+      const fallback = await call('/virtual-accounts/status', { sessionId });
+      assert.equal(fallback.statusCode, 200, fallback.body);
+      assert.equal(fallback.json().data.status, 'Completed');
+      assert.equal(fallback.json().data.externalReference, account.externalReference);
+    });
+
+    it("answers 400 to the owner for another client's intra-bank payment, 200 to the payer", async () => {
+      const { testApp, otherHeaders, otherAccountNumber, headers } = context();
+      const account = await ownVirtualAccount(40);
+      await sandboxCredit(testApp.app, otherAccountNumber, 100);
+      const sent = await sendTransfer(testApp.app, otherHeaders, {
+        debitAccountNumber: otherAccountNumber,
+        beneficiaryBankCode: '999240',
+        beneficiaryAccountNumber: account.accountNumber,
+        amount: 40,
+        paymentReference: 'PAYS-YOUR-VA',
+      });
+      assert.equal(sent.json().data.status, 'Completed', sent.body);
+      const { sessionId } = sent.json().data;
+      await assertNotFound({ sessionId }, headers);
+      // The payer's own transfer stays theirs to ask about.
+      const payers = await call('/transfers/status', { sessionId }, otherHeaders);
+      assert.equal(payers.statusCode, 200, payers.body);
+      assert.equal(payers.json().data._id, sent.json().data._id);
+      assert.equal(payers.json().data.type, 'Outwards');
+    });
+
+    it('answers 200 with the outward transfer when the caller paid its own virtual account', async () => {
+      const account = await ownVirtualAccount(15);
+      const sent = await nip(15, {
+        beneficiaryBankCode: '999240',
+        beneficiaryAccountNumber: account.accountNumber,
+      });
+      assert.equal(sent.json().data.status, 'Completed', sent.body);
+      for (const url of STATUS_PATHS) {
+        const response = await call(url, { sessionId: sent.json().data.sessionId });
+        assert.equal(response.statusCode, 200, response.body);
+        assert.equal(response.json().data._id, sent.json().data._id);
+        assert.equal(response.json().data.type, 'Outwards');
+      }
     });
   });
 

@@ -24,6 +24,26 @@ describe('GET /virtual-accounts/:id', () => {
       assert.equal(response.json().data.bank.nipCode, '999240');
     });
 
+    it('repeats accountName, accountNumber and bank at the top level, as a client reads them', async () => {
+      const { testApp, headers } = context();
+      const created = await own();
+      const response = await testApp.app.inject({ ...request(created._id), headers });
+      const body = response.json();
+      assert.deepEqual(Object.keys(body), [
+        'statusCode',
+        'message',
+        'accountName',
+        'accountNumber',
+        'bank',
+        'data',
+      ]);
+      assert.equal(body.accountName, created.accountName);
+      assert.equal(body.accountNumber, created.accountNumber);
+      assert.deepEqual(body.bank, { name: body.data.bank.name, nipCode: '999240' });
+      assert.equal(typeof body.bank.name, 'string');
+      assert.equal(body.error, undefined);
+    });
+
     it('shows Expired once its window has passed', async () => {
       const { testApp, headers } = context();
       const created = await own();

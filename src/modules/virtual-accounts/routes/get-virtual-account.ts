@@ -1,13 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import {
-  AUTHENTICATED_ERROR_RESPONSES,
-  envelopeSchema,
-  IdParams,
-} from '../../../http/common-schemas.ts';
-import { ok } from '../../../http/envelope.ts';
-import { VirtualAccountSchema } from '../virtual-account-schemas.ts';
+import { AUTHENTICATED_ERROR_RESPONSES, IdParams } from '../../../http/common-schemas.ts';
+import { VirtualAccountEnvelopeSchema } from '../virtual-account-schemas.ts';
 import type { VirtualAccountService } from '../virtual-account-service.ts';
-import { type VirtualAccountViewContext, virtualAccountView } from '../virtual-account-view.ts';
+import {
+  okVirtualAccount,
+  type VirtualAccountViewContext,
+  virtualAccountView,
+} from '../virtual-account-view.ts';
 
 export interface GetVirtualAccountRouteOptions {
   readonly virtualAccountService: Pick<VirtualAccountService, 'get'>;
@@ -24,12 +23,12 @@ export const getVirtualAccountRoute: FastifyPluginAsyncTypebox<
         tags: ['Virtual accounts'],
         summary: 'Get one of your virtual accounts',
         params: IdParams,
-        response: { 200: envelopeSchema(VirtualAccountSchema), ...AUTHENTICATED_ERROR_RESPONSES },
+        response: { 200: VirtualAccountEnvelopeSchema, ...AUTHENTICATED_ERROR_RESPONSES },
       },
     },
     async (request) => {
       const account = await virtualAccountService.get(request.principal, request.params.id);
-      return ok(
+      return okVirtualAccount(
         'Virtual account fetched successfully.',
         virtualAccountView(account, viewContext()),
       );
