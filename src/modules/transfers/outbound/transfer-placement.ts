@@ -29,9 +29,10 @@ import {
   type NameEnquiry,
   usableEnquiry,
 } from '../name-enquiry/name-enquiry-repository.ts';
+import type { Transfer } from '../transfer.ts';
 import type { PlaceItem } from '../transfer-batch.ts';
 import { buildInwardTwin, buildOutward } from '../transfer-builder.ts';
-import type { TransferRecord } from '../transfer-repository.ts';
+import type { NewTransferExtras, TransferRecord } from '../transfer-repository.ts';
 import { transferRowJson } from '../transfer-repository.ts';
 
 export interface TransferRequest {
@@ -140,14 +141,84 @@ const IDEMPOTENCY_SCOPE = 'transfers';
  */
 export function preparePlacement(
   deps: PlacementDeps,
-  request: {
-    principal: Principal;
-    body: TransferRequest;
-    requestHash: string;
-    idempotencyKey?: string;
-  },
+  request: PlacementRequest,
   found: PlacementLookup,
 ): PreparedPlacement {
+  const parties = placementParties(deps, request, found);
+  const { now, enquiry, debitAccount, intraBank, credited } = parties;
+  const common = {
+    clientId: request.principal.clientId,
+    transferId: newObjectId(deps.clock),
+    requestHash: request.requestHash,
+    paymentReference: request.body.paymentReference ?? null,
+    now: now.toISOString(),
+    ...idempotencyClaimJson({ scope: IDEMPOTENCY_SCOPE, key: request.idempotencyKey }),
+  };
+  const refusal =
+    enquiry === undefined
+      ? { code: 'NAME_ENQUIRY_INVALID' }
+      : firstRefusal(deps.config, { body: request.body, intraBank, debitAccount, credited });
+  if (refusal !== undefined || enquiry === undefined) {
+    return {
+      sql: { ...common, ...(refusal === undefined ? {} : { refusal }) },
+      transfer: undefined,
+    };
+  }
+  const outward = outwardOf(deps, request.body, { ...parties, enquiry, id: common.transferId });
+  const extras = {
+    requestHash: request.requestHash,
+    holdId: intraBank ? null : newObjectId(deps.clock),
+    saveBeneficiary: !intraBank && request.body.saveBeneficiary,
+    // The row keeps the key it counts under, for the give-back if it fails.
+    dailyLimitKey: debitAccount.dailyLimitKey,
+  };
+  const base = {
+    ...common,
+    daily: dailyLimitJson(deps.config, debitAccount, now, outward.amountKobo),
+    mustBeActive: [{ accountId: debitAccount.id, code: 'ACCOUNT_NOT_ACTIVE' }],
+  };
+  const sql =
+    intraBank && credited !== undefined
+      ? intraBankItem(deps, base, {
+          ...parties,
+          credited,
+          outward,
+          extras,
+          ...(request.body.saveBeneficiary ? { saved: deps.beneficiaries.toSave(enquiry) } : {}),
+        })
+      : nipItem(deps, base, { now, debitAccount, outward, extras });
+  return { sql, transfer: { ...outward, ...extras, statusQueries: 0 } };
+}
+
+/** What a placement request carries into preparePlacement. */
+interface PlacementRequest {
+  readonly principal: Principal;
+  readonly body: TransferRequest;
+  readonly requestHash: string;
+  readonly idempotencyKey?: string;
+}
+
+/** Who a request names, as read before the call. */
+interface PlacementParties {
+  readonly now: Date;
+  readonly intraBank: boolean;
+  readonly enquiry: NameEnquiry | undefined;
+  readonly debitAccount: Account;
+  readonly collection: CollectionAccount | undefined;
+  /** The account an intra-bank transfer credits (a collection's settlement account for one). */
+  readonly credited: Account | undefined;
+  readonly accounts: ReadonlyMap<string, Account>;
+}
+
+/**
+ * The parties of a request from what was read: the debit account (the caller's and Active, or
+ * an error now), the usable name enquiry, and for an intra-bank transfer the account credited.
+ */
+function placementParties(
+  deps: PlacementDeps,
+  request: PlacementRequest,
+  found: PlacementLookup,
+): PlacementParties {
   const { principal, body } = request;
   const now = deps.clock.now();
   const intraBank = body.beneficiaryBankCode === deps.institutionCode;
@@ -164,33 +235,24 @@ export function preparePlacement(
   const credited = intraBank
     ? (accounts.get(body.beneficiaryAccountNumber) ?? collection?.settlementAccount)
     : undefined;
-  const transferId = newObjectId(deps.clock);
-  const common = {
-    clientId: principal.clientId,
-    transferId,
-    requestHash: request.requestHash,
-    paymentReference: body.paymentReference ?? null,
-    now: now.toISOString(),
-    ...idempotencyClaimJson({ scope: IDEMPOTENCY_SCOPE, key: request.idempotencyKey }),
-  };
-  const refusal =
-    enquiry === undefined
-      ? { code: 'NAME_ENQUIRY_INVALID' }
-      : firstRefusal(deps.config, { body, intraBank, debitAccount, credited });
-  if (refusal !== undefined || enquiry === undefined) {
-    return {
-      sql: { ...common, ...(refusal === undefined ? {} : { refusal }) },
-      transfer: undefined,
-    };
-  }
+  return { now, intraBank, enquiry, debitAccount, collection, credited, accounts };
+}
+
+/** The Outwards transfer a request makes, to the beneficiary its name enquiry found. */
+function outwardOf(
+  deps: PlacementDeps,
+  body: TransferRequest,
+  parties: PlacementParties & { readonly enquiry: NameEnquiry; readonly id: string },
+) {
+  const { enquiry, intraBank } = parties;
   const sessionId = newNipSessionId(deps.institutionCode, deps.clock);
-  const outward = buildOutward(
+  return buildOutward(
     {
-      id: transferId,
+      id: parties.id,
       sessionId,
       paymentReference: body.paymentReference ?? sessionId,
       nameEnquiryReference: enquiry.sessionId,
-      debitAccount,
+      debitAccount: parties.debitAccount,
       counterparty: {
         bankCode: enquiry.bankCode,
         accountNumber: enquiry.accountNumber,
@@ -207,66 +269,93 @@ export function preparePlacement(
     },
     deps.clock,
   );
-  const extras = {
-    requestHash: request.requestHash,
-    holdId: intraBank ? null : newObjectId(deps.clock),
-    saveBeneficiary: !intraBank && body.saveBeneficiary,
-    // The row keeps the key it counts under, for the give-back if it fails.
-    dailyLimitKey: debitAccount.dailyLimitKey,
+}
+
+/** What every placement item carries, whatever the rail. */
+type BaseItem = Pick<
+  PlaceItem,
+  | 'clientId'
+  | 'transferId'
+  | 'requestHash'
+  | 'paymentReference'
+  | 'now'
+  | 'idempotencyScope'
+  | 'idempotencyKey'
+  | 'daily'
+  | 'mustBeActive'
+>;
+
+/**
+ * An intra-bank placement: both rows, the journal that moves the money at once, a `transfer`
+ * event per side (a collection's own events instead of the credited side's), the collection's
+ * claims, the saved beneficiary and the credited account's auto-sweep.
+ */
+function intraBankItem(
+  deps: PlacementDeps,
+  base: BaseItem,
+  parts: PlacementParties & {
+    readonly credited: Account;
+    readonly outward: Transfer;
+    readonly extras: NewTransferExtras;
+    readonly saved?: PlaceItem['beneficiary'];
+  },
+): PlaceItem {
+  const { outward, credited, collection, debitAccount } = parts;
+  const twin = buildInwardTwin(outward, credited, deps.clock);
+  const inward = collection === undefined ? twin : asCollectionPayment(twin, collection, 0n);
+  const sides = { outward, inward, debitAccount, beneficiary: credited };
+  const events = intraBankEvents(sides);
+  const sweep = sweepOf(deps, credited, parts.accounts);
+  return {
+    ...base,
+    mustBeActive: [
+      ...(base.mustBeActive ?? []),
+      { accountId: credited.id, ...BENEFICIARY_INACTIVE },
+    ],
+    outward: transferRowJson(outward, parts.extras),
+    inward: transferRowJson(inward),
+    journal: journalJson(intraBankJournal(deps.clock, { ...sides, collection })),
+    events: outboxEventsJson(
+      deps.clock,
+      collection === undefined
+        ? events
+        : [events[0] as (typeof events)[number], ...collection.paymentEvents(inward)],
+    ),
+    ...(collection === undefined
+      ? {}
+      : { claims: collection.claims({ ...inward, receivedAt: parts.now }) }),
+    // An intra-bank transfer has succeeded already; a NIP one saves it when it settles.
+    ...(parts.saved === undefined ? {} : { beneficiary: parts.saved }),
+    ...(sweep === undefined ? {} : { sweep }),
   };
-  const transfer: TransferRecord = { ...outward, ...extras, statusQueries: 0 };
-  const daily = dailyLimitJson(deps.config, debitAccount, now, outward.amountKobo);
-  const mustBeActive = [{ accountId: debitAccount.id, code: 'ACCOUNT_NOT_ACTIVE' }];
-  if (intraBank && credited !== undefined) {
-    const twin = buildInwardTwin(outward, credited, deps.clock);
-    const inward = collection === undefined ? twin : asCollectionPayment(twin, collection, 0n);
-    const sides = { outward, inward, debitAccount, beneficiary: credited };
-    const journal = journalJson(intraBankJournal(deps.clock, { ...sides, collection }));
-    const events = intraBankEvents(sides);
-    const sweep = sweepOf(deps, credited, accounts);
-    return {
-      sql: {
-        ...common,
-        mustBeActive: [...mustBeActive, { accountId: credited.id, ...BENEFICIARY_INACTIVE }],
-        outward: transferRowJson(outward, extras),
-        inward: transferRowJson(inward),
-        journal,
-        events: outboxEventsJson(
-          deps.clock,
-          collection === undefined
-            ? events
-            : [events[0] as (typeof events)[number], ...collection.paymentEvents(inward)],
-        ),
-        ...(collection === undefined
-          ? {}
-          : { claims: collection.claims({ ...inward, receivedAt: now }) }),
-        daily,
-        // An intra-bank transfer has succeeded already; a NIP one saves it when it settles.
-        ...(body.saveBeneficiary ? { beneficiary: deps.beneficiaries.toSave(enquiry) } : {}),
-        ...(sweep === undefined ? {} : { sweep }),
-      },
-      transfer,
-    };
-  }
+}
+
+/** A NIP placement: the row with its first status query scheduled, and the hold on its total. */
+function nipItem(
+  deps: PlacementDeps,
+  base: BaseItem,
+  parts: {
+    readonly now: Date;
+    readonly debitAccount: Account;
+    readonly outward: Transfer;
+    readonly extras: NewTransferExtras & { readonly holdId: string | null };
+  },
+): PlaceItem {
+  const { now, outward, extras } = parts;
   const statusQueryInSeconds = deps.config.statusQueryScheduleSeconds[0] ?? 30;
   return {
-    sql: {
-      ...common,
-      mustBeActive,
-      outward: transferRowJson(outward, {
-        ...extras,
-        nextStatusQueryAt: new Date(now.getTime() + statusQueryInSeconds * 1000),
-      }),
-      hold: holdJson({
-        id: extras.holdId as string,
-        accountId: debitAccount.id,
-        amountKobo: outward.amountKobo + outward.feeKobo + outward.vatKobo,
-        reference: outward.sessionId,
-        createdAt: now,
-      }),
-      daily,
-    },
-    transfer,
+    ...base,
+    outward: transferRowJson(outward, {
+      ...extras,
+      nextStatusQueryAt: new Date(now.getTime() + statusQueryInSeconds * 1000),
+    }),
+    hold: holdJson({
+      id: extras.holdId as string,
+      accountId: parts.debitAccount.id,
+      amountKobo: outward.amountKobo + outward.feeKobo + outward.vatKobo,
+      reference: outward.sessionId,
+      createdAt: now,
+    }),
   };
 }
 
