@@ -132,6 +132,7 @@ describe('each vendor’s degraded answers', () => {
         sendTransfer: hang,
         queryStatus: hang,
         onInboundCredit: () => undefined,
+        onTransferReturned: () => undefined,
       },
       config,
     );

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { classifyResponseCode } from './nip/nip-response-codes.ts';
-import type { FundsTransferRequest, NameEnquiryOutcome, Rail, TransferOutcome } from './rail.ts';
+import type {
+  FundsTransferRequest,
+  NameEnquiryOutcome,
+  Rail,
+  TransferOutcome,
+  TransferReturnNotice,
+} from './rail.ts';
 
 /**
  * The behaviour every Rail must show, whatever network sits behind it. The transfer service
@@ -35,6 +41,15 @@ export interface RailContractScenarios {
   readonly maxStatusQueries?: number;
   /** Runs between status queries: a real network needs time, a simulator none. */
   readonly waitBetweenQueries?: () => Promise<void>;
+  /** A transfer the beneficiary bank sends back after it succeeded; omitted if none can be. */
+  readonly returns?: ReturnScenario;
+}
+
+export interface ReturnScenario extends TransferScenario {
+  /** Makes the beneficiary bank send it back, if it does not by itself. */
+  readonly bringBack?: (rail: Rail, sessionId: string) => Promise<void>;
+  /** How long its return notice may take to arrive. */
+  readonly withinMs: number;
 }
 
 const DEFAULT_MAX_STATUS_QUERIES = 5;
@@ -58,6 +73,7 @@ export function describeRailContract(
     describeDefinitiveTransfers(rail, scenarios);
     describeUnknownTransfers(rail, scenarios);
     describeResentSessions(rail, scenarios);
+    describeReturns(rail, scenarios.returns, scenarios);
   });
 }
 
@@ -143,6 +159,54 @@ function describeResentSessions(rail: () => Rail, scenarios: RailContractScenari
   });
 }
 
+function describeReturns(
+  rail: () => Rail,
+  returns: ReturnScenario | undefined,
+  scenarios: RailContractScenarios,
+): void {
+  describe('a transfer the beneficiary bank sends back', () => {
+    if (returns === undefined) {
+      it('is returned', { skip: 'the rail supplied no return scenario' }, () => {});
+      return;
+    }
+    it(`notifies the return, then answers it to every status query (${returns.label})`, async () => {
+      const notices: TransferReturnNotice[] = [];
+      rail().onTransferReturned(async (notice) => notices.push(notice));
+      const request = returns.request(scenarios.newSessionId());
+      assert.equal((await send(rail(), request)).kind, 'success');
+      await returns.bringBack?.(rail(), request.sessionId);
+      const notice = await noticeFor(notices, request.sessionId, returns.withinMs);
+      assert.equal(notice.amountKobo, request.amountKobo, 'a transfer comes back whole');
+      assert.match(notice.returnSessionId, /^\d{30}$/);
+      assert.notEqual(notice.returnSessionId, request.sessionId, 'the return has its own session');
+      assert.ok(notice.reason.trim() !== '', 'a return says why');
+      const answered = await query(rail(), request);
+      assert.deepEqual(
+        [answered.kind, answered.kind === 'returned' ? answered.returnSessionId : undefined],
+        ['returned', notice.returnSessionId],
+      );
+      assert.deepEqual(await query(rail(), request), answered, 'a return stays');
+    });
+  });
+}
+
+/** The first notice for the session, waited for up to withinMs. */
+async function noticeFor(
+  notices: readonly TransferReturnNotice[],
+  sessionId: string,
+  withinMs: number,
+): Promise<TransferReturnNotice> {
+  const until = Date.now() + withinMs;
+  for (;;) {
+    const found = notices.find((notice) => notice.sessionId === sessionId);
+    if (found !== undefined) {
+      return found;
+    }
+    assert.ok(Date.now() < until, `no return notice within ${withinMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 async function settle(
   rail: Rail,
   transfer: FundsTransferRequest,
@@ -213,6 +277,13 @@ export function assertWellFormedTransferOutcome(outcome: TransferOutcome): void 
     assert.match(outcome.responseCode, TWO_DIGITS);
   }
   const codeClass = classifyResponseCode(outcome.responseCode);
+  if (outcome.kind === 'returned') {
+    // It succeeded first: the return is a movement of its own, under its own session id.
+    assert.equal(codeClass, 'success', `a returned transfer had succeeded (00)`);
+    assert.match(outcome.returnSessionId, /^\d{30}$/);
+    assert.ok(outcome.reason.trim() !== '', 'a return says why');
+    return;
+  }
   // A success or failure must be one the code proves; calling a code unknown is only cautious.
   if (outcome.kind !== 'unknown') {
     assert.equal(codeClass, outcome.kind, `code ${outcome.responseCode} is ${codeClass}`);

@@ -16,7 +16,29 @@ export interface Rail {
    * a session id it has seen before as already done: networks resend.
    */
   onInboundCredit(handler: InboundCreditHandler): void;
+  /**
+   * Registers who receives return notices: a beneficiary bank sends back a transfer of ours that
+   * had succeeded (one handler; a second call replaces the first). Like a credit, the handler
+   * applies it or throws to refuse it, and must treat a return session id it has seen before as
+   * already done: networks resend. A notice that never arrives is found by a status query of the
+   * transfer, which answers `returned`.
+   */
+  onTransferReturned(handler: TransferReturnHandler): void;
 }
+
+/** A beneficiary bank sends back one of our transfers that succeeded (a NIP return). */
+export interface TransferReturnNotice {
+  /** The session id of our transfer that comes back. */
+  readonly sessionId: string;
+  /** The return's own session id (the returning bank's institution code first): its key. */
+  readonly returnSessionId: string;
+  /** What comes back: the transfer's amount (NIP returns a transfer whole). */
+  readonly amountKobo: Kobo;
+  /** Why the beneficiary bank returned it, as it says ("Beneficiary account closed"). */
+  readonly reason: string;
+}
+
+export type TransferReturnHandler = (notice: TransferReturnNotice) => Promise<unknown>;
 
 export interface InboundCreditRequest {
   /** The sending bank's session id: its institution code first, unique per credit. */
@@ -98,4 +120,15 @@ export type TransferOutcome =
       readonly kind: 'unknown';
       readonly responseCode: string | null;
       readonly responseMessage: string;
+    }
+  /**
+   * A status query only: the transfer succeeded (`00`), then the beneficiary bank sent it back
+   * under its own session id. Post the hold if it is still held, then apply the return.
+   */
+  | {
+      readonly kind: 'returned';
+      readonly responseCode: '00';
+      readonly responseMessage: string;
+      readonly returnSessionId: string;
+      readonly reason: string;
     };

@@ -15,7 +15,8 @@ export function createUnconfiguredRail(): Rail {
     }),
     sendTransfer: async () => ({ kind: 'failed', responseCode: '92', responseMessage: message }),
     queryStatus: async () => ({ kind: 'failed', responseCode: '25', responseMessage: message }),
-    // No network connection, so no credit ever arrives.
+    // No network connection, so no credit and no return ever arrives.
     onInboundCredit: () => undefined,
+    onTransferReturned: () => undefined,
   };
 }

@@ -12,6 +12,7 @@ import type {
   Party,
   Rail,
   TransferOutcome,
+  TransferReturnNotice,
 } from '../rail.ts';
 import {
   classifyResponseCode,
@@ -20,15 +21,27 @@ import {
   outcomeFor,
   responseMessageFor,
 } from './nip-response-codes.ts';
-import { createNipSimulator, MAX_LATENCY_MS } from './nip-simulator.ts';
-import { createDatabaseSessionStore } from './simulator-sessions.ts';
+import {
+  createNipSimulator,
+  isNipSimulator,
+  MAX_LATENCY_MS,
+  NIP_QUEUEABLE_CODES,
+} from './nip-simulator.ts';
+import {
+  DEFAULT_RETURN_REASON,
+  MAX_RETURN_AFTER_MS,
+  SCRIPTED_RETURN_REASON,
+} from './simulator-returns.ts';
+import { createDatabaseSessionStore, createMemorySessionStore } from './simulator-sessions.ts';
 
 const OURS = '999240';
 const OTHER_BANK = '000013';
 const clock = new ManualClock(new Date('2026-03-01T09:00:00.000Z'));
 const newSessionId = (): string => newNipSessionId(OURS, clock);
+/** Kobo .81 transfers come back after this long (a real sandbox waits NIP_SIMULATOR_RETURN_SECONDS). */
+const RETURN_AFTER_MS = 5;
 const simulator = (latencyMs = 0) =>
-  createNipSimulator({ institutionCode: OURS, latencyMs, clock });
+  createNipSimulator({ institutionCode: OURS, latencyMs, clock, returnAfterMs: RETURN_AFTER_MS });
 
 function transfer(sessionId: string, amountKobo: Kobo): FundsTransferRequest {
   return {
@@ -64,10 +77,26 @@ const scenarios: RailContractScenarios = {
   succeeds: byKobo(0n),
   failsDefinitively: byKobo(51n),
   answersUnknown: [97n, 96n, 1n, 9n, 94n].map(byKobo),
+  returns: { ...byKobo(81n), withinMs: 2_000 },
+};
+
+/** The same, with the return asked for (the sandbox control) instead of the .81 script. */
+const returnedOnRequest: RailContractScenarios = {
+  ...scenarios,
+  returns: {
+    ...byKobo(0n),
+    label: 'returned by returnTransfer',
+    bringBack: async (rail, sessionId) => {
+      assert.ok(isNipSimulator(rail));
+      assert.equal((await rail.returnTransfer(sessionId, 'Wrong beneficiary')).kind, 'returned');
+    },
+    withinMs: 0,
+  },
 };
 
 describeRailContract('NIP simulator', () => simulator(), scenarios);
 describeRailContract('NIP simulator with 2 ms latency', () => simulator(2), scenarios);
+describeRailContract('NIP simulator, returned on request', () => simulator(), returnedOnRequest);
 
 describe('NIP simulator on its database session store', () => {
   let testDb: TestDb;
@@ -76,6 +105,7 @@ describe('NIP simulator on its database session store', () => {
       institutionCode: OURS,
       clock,
       sessions: createDatabaseSessionStore(testDb.db),
+      returnAfterMs: RETURN_AFTER_MS,
     });
   before(async () => {
     testDb = await createTestDb();
@@ -222,6 +252,99 @@ describe('NIP simulator sessions', () => {
     await rail.sendTransfer(transfer(sessionId, 100n));
     assert.deepEqual((await rail.inspectSession(sessionId))?.receivedAt, clock.now());
     assert.equal(await rail.inspectSession(newSessionId()), undefined);
+  });
+});
+
+describe('NIP simulator returns (kobo .81, POST /admin/sandbox/nip/returns)', () => {
+  const notices = (rail: Rail) => {
+    const received: TransferReturnNotice[] = [];
+    rail.onTransferReturned(async (notice) => received.push(notice));
+    return received;
+  };
+
+  it('returns a delivered transfer once: asked again, it resends the same notice', async () => {
+    const rail = simulator();
+    const received = notices(rail);
+    const sessionId = newSessionId();
+    assertAnswer(await rail.sendTransfer(transfer(sessionId, 2_500n)), 'success 00', 'send');
+    const first = await rail.returnTransfer(sessionId, 'Wrong beneficiary');
+    const second = await rail.returnTransfer(sessionId, 'Another reason');
+    assert.equal(first.kind, 'returned');
+    assert.deepEqual(second, first);
+    assert.equal(received.length, 2);
+    assert.deepEqual(received[1], received[0]);
+    assert.deepEqual(received[0], {
+      sessionId,
+      returnSessionId: first.kind === 'returned' ? first.returnSessionId : '',
+      amountKobo: 2_500n,
+      reason: 'Wrong beneficiary',
+    });
+    assert.ok(received[0]?.returnSessionId.startsWith(OTHER_BANK), "the beneficiary bank's code");
+    const answered = await tsq(rail, sessionId);
+    assert.equal(answered.kind, 'returned');
+    assert.equal(answered.responseMessage, 'Returned by the beneficiary bank: Wrong beneficiary');
+  });
+
+  it('refuses a session never sent and one the network did not deliver', async () => {
+    const rail = simulator();
+    const received = notices(rail);
+    const failed = newSessionId();
+    assertAnswer(await rail.sendTransfer(transfer(failed, 151n)), 'failed 51', 'send');
+    assert.equal((await rail.returnTransfer(newSessionId())).kind, 'refused');
+    assert.equal((await rail.returnTransfer(failed)).kind, 'refused');
+    assert.deepEqual(received, []);
+    assertAnswer(await tsq(rail, failed), 'failed 51', 'TSQ');
+  });
+
+  it('sends a kobo .81 transfer back by itself after the delay, with its reason', async () => {
+    const rail = simulator();
+    const received = notices(rail);
+    const sessionId = newSessionId();
+    assertAnswer(await rail.sendTransfer(transfer(sessionId, 181n)), 'success 00', 'send');
+    const start = Date.now();
+    while (received.length === 0 && Date.now() - start < 2_000) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    assert.deepEqual(
+      received.map((notice) => [notice.sessionId, notice.amountKobo, notice.reason]),
+      [[sessionId, 181n, SCRIPTED_RETURN_REASON]],
+    );
+  });
+
+  it('keeps a return whose notice was lost: the status query answers it', async () => {
+    const rail = simulator();
+    const sessionId = newSessionId();
+    await rail.sendTransfer(transfer(sessionId, 100n));
+    rail.onTransferReturned(async () => {
+      throw new Error('no such transfer');
+    });
+    await assert.rejects(rail.returnTransfer(sessionId), /no such transfer/);
+    const answered = await tsq(rail, sessionId);
+    assert.equal(answered.kind, 'returned');
+    assert.equal(answered.kind === 'returned' && answered.reason, DEFAULT_RETURN_REASON);
+  });
+
+  it('answers a .81 return that is due by the clock though its timer never fired', async () => {
+    const own = new ManualClock(new Date('2026-03-01T10:00:00.000Z'));
+    const sessions = createMemorySessionStore();
+    const make = () =>
+      createNipSimulator({ institutionCode: OURS, clock: own, sessions, returnAfterMs: 60_000 });
+    const rail = make();
+    const sessionId = newNipSessionId(OURS, own);
+    assertAnswer(await rail.sendTransfer(transfer(sessionId, 381n)), 'success 00', 'send');
+    rail.cancelScheduledReturns(); // as a restart would
+    assertAnswer(await tsq(make(), sessionId), 'success 00', 'TSQ before it is due');
+    own.advanceSeconds(60);
+    const answered = await tsq(make(), sessionId);
+    assert.equal(answered.kind, 'returned');
+    assert.deepEqual(await tsq(make(), sessionId), answered, 'recorded once');
+  });
+
+  it('refuses a return delay outside 0..MAX_RETURN_AFTER_MS', () => {
+    for (const returnAfterMs of [-1, 0.5, MAX_RETURN_AFTER_MS + 1]) {
+      assert.throws(() => createNipSimulator({ institutionCode: OURS, returnAfterMs }), RangeError);
+    }
+    assert.ok(!NIP_QUEUEABLE_CODES.includes('81'), '.81 is rehearsed by its kobo, not queued');
   });
 });
 

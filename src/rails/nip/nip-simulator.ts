@@ -14,6 +14,7 @@ import type {
   TransferOutcome,
 } from '../rail.ts';
 import { outcomeFor, responseMessageFor } from './nip-response-codes.ts';
+import { createSimulatorReturns, type ReturnAnswer } from './simulator-returns.ts';
 import {
   createMemorySessionStore,
   type NipSimulatorSession,
@@ -21,6 +22,7 @@ import {
   type TransferScript,
 } from './simulator-sessions.ts';
 
+export type { ReturnAnswer } from './simulator-returns.ts';
 export type { NipSimulatorSession, TransferScript } from './simulator-sessions.ts';
 
 /**
@@ -36,7 +38,11 @@ export interface NipSimulatorOptions {
   readonly clock?: Clock;
   /** Where sessions live; in memory unless given (the sandbox server keeps them in its database). */
   readonly sessions?: SimulatorSessionStore;
+  /** How long after a kobo .81 transfer succeeds it comes back; DEFAULT_RETURN_AFTER_MS unless given. */
+  readonly returnAfterMs?: number;
 }
+
+export const DEFAULT_RETURN_AFTER_MS = 30_000;
 
 /** Bounded so a misconfigured sandbox cannot hang requests for minutes. */
 export const MAX_LATENCY_MS = 10_000;
@@ -52,6 +58,7 @@ export const NIP_MAGIC_KOBO: ReadonlyMap<bigint, TransferScript> = new Map<bigin
   [1n, { send: '01', statusQueries: ['05'] }],
   [9n, { send: '09', statusQueries: ['09', '00'] }],
   [94n, { send: '94', statusQueries: ['00'] }],
+  [81n, { send: '00', statusQueries: ['00'], returns: true }],
 ]);
 
 const SUCCESS_SCRIPT: TransferScript = { send: '00', statusQueries: ['00'] };
@@ -64,7 +71,10 @@ const SUCCESS_SCRIPT: TransferScript = { send: '00', statusQueries: ['00'] };
  */
 export const NIP_QUEUEABLE_CODES: readonly string[] = [
   '00',
-  ...[...NIP_MAGIC_KOBO.keys()].map((kobo) => String(kobo).padStart(2, '0')),
+  // .81 answers 00 like the happy path: its return is rehearsed with returnTransfer instead.
+  ...[...NIP_MAGIC_KOBO]
+    .filter(([, script]) => script.returns !== true)
+    .map(([kobo]) => String(kobo).padStart(2, '0')),
 ];
 
 function scriptForCode(code: string): TransferScript {
@@ -91,6 +101,15 @@ export interface NipSimulator extends Rail {
   queuedOutcomes(): readonly string[];
   /** Sandbox reset: forgets every queued outcome (the kobo rule applies again). */
   clearQueuedOutcomes(): void;
+  /**
+   * Sandbox only: the beneficiary bank sends back a transfer the network delivered. The return
+   * is recorded (a status query of the session answers it from then on), then its notice is
+   * handed to our return handler; asked again, the same notice is delivered again. Refused for a
+   * session the network never delivered; rejects when the handler refuses the notice.
+   */
+  returnTransfer(sessionId: string, reason?: string): Promise<ReturnAnswer>;
+  /** Sandbox reset: the kobo .81 returns still waiting on their timer never come. */
+  cancelScheduledReturns(): void;
 }
 
 export function isNipSimulator(rail: Rail): rail is NipSimulator {
@@ -120,6 +139,11 @@ export function createNipSimulator(options: NipSimulatorOptions): NipSimulator {
   const latencyMs = checkedLatency(options.latencyMs ?? 0);
   const clock = options.clock ?? systemClock;
   const sessions = options.sessions ?? createMemorySessionStore();
+  const returns = createSimulatorReturns({
+    sessions,
+    clock,
+    returnAfterMs: options.returnAfterMs ?? DEFAULT_RETURN_AFTER_MS,
+  });
   let inboundHandler: InboundCreditHandler | undefined;
   const queued: string[] = [];
 
@@ -135,11 +159,14 @@ export function createNipSimulator(options: NipSimulatorOptions): NipSimulator {
     // async, so even a malformed request from a caller's bug rejects instead of throwing.
     nameEnquiry: async (request) => answer(simulateNameEnquiry(request)),
     sendTransfer: async (request) =>
-      answer(await acceptTransfer(sessions, request, { institutionCode, clock, queued })),
-    queryStatus: async (request) => answer(await answerStatusQuery(sessions, request)),
+      answer(await acceptTransfer(sessions, request, { institutionCode, clock, queued, returns })),
+    queryStatus: async (request) => answer(await answerStatusQuery(sessions, returns, request)),
     onInboundCredit: (handler) => {
       inboundHandler = handler;
     },
+    onTransferReturned: returns.onTransferReturned,
+    returnTransfer: returns.returnTransfer,
+    cancelScheduledReturns: returns.cancelScheduled,
     inspectSession: (sessionId) => sessions.find(sessionId),
     queueOutcome(code) {
       scriptForCode(code); // refuses a code with no script now, not at the next transfer
@@ -182,26 +209,37 @@ function checkedLatency(latencyMs: number): number {
 async function acceptTransfer(
   sessions: SimulatorSessionStore,
   request: FundsTransferRequest,
-  simulator: { institutionCode: string; clock: Clock; queued: string[] },
+  simulator: {
+    institutionCode: string;
+    clock: Clock;
+    queued: string[];
+    returns: ReturnType<typeof createSimulatorReturns>;
+  },
 ): Promise<TransferOutcome> {
-  const { institutionCode, clock, queued } = simulator;
+  const { institutionCode, clock, queued, returns } = simulator;
   // A request NIBSS would refuse is refused whatever is queued, and leaves the queue as it is.
   const refused = refusalCode(request, institutionCode) !== undefined;
   const next = refused ? undefined : queued.shift();
   const script =
     next === undefined ? transferScriptFor(request, institutionCode) : scriptForCode(next);
   let added = false;
+  const receivedAt = clock.now();
   try {
     added = await sessions.add(request.sessionId, {
-      receivedAt: clock.now(),
+      receivedAt,
       amountKobo: request.amountKobo,
       script,
+      beneficiaryBankCode: request.beneficiary.bankCode,
+      returnDueAt: script.returns === true ? returns.returnDueAt(receivedAt) : null,
     });
   } finally {
     if (!added && next !== undefined) {
       // A session sent again (or not recorded) is no new transfer: the outcome waits for one.
       queued.unshift(next);
     }
+  }
+  if (added && script.returns === true) {
+    returns.schedule(request.sessionId);
   }
   // A resent session id is the network's duplicate check: the first transfer stays as it was.
   return outcomeFor(added ? script.send : '94');
@@ -238,11 +276,16 @@ function refusalCode(request: FundsTransferRequest, institutionCode: string): st
 
 async function answerStatusQuery(
   sessions: SimulatorSessionStore,
+  returns: ReturnType<typeof createSimulatorReturns>,
   request: StatusQueryRequest,
 ): Promise<TransferOutcome> {
   const session = await sessions.countStatusQuery(request.sessionId);
   if (session === undefined) {
     return outcomeFor('25');
+  }
+  const returned = await returns.returnedAnswer(request.sessionId, session);
+  if (returned !== undefined) {
+    return returned;
   }
   const steps = session.script.statusQueries;
   return outcomeFor(steps[Math.min(session.statusQueriesAnswered, steps.length - 1)] ?? steps[0]);
