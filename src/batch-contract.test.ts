@@ -127,6 +127,7 @@ describe('the batch contract', () => {
     assert.deepEqual(kinds.map((kind) => kind.apply).sort(), [
       'transfer_place_one',
       'transfer_receive_one',
+      'transfer_return_one',
       'transfer_settle_one',
       'vas_place_one',
       'vas_settle_one',

@@ -263,7 +263,10 @@ function sandboxParts(
   const { rail } = services;
   const nipSimulator = config.ibsEnv === 'sandbox' && isNipSimulator(rail) ? rail : undefined;
   if (nipSimulator !== undefined) {
-    sandboxResets.register('nip-simulator', () => nipSimulator.clearQueuedOutcomes());
+    sandboxResets.register('nip-simulator', () => {
+      nipSimulator.clearQueuedOutcomes();
+      nipSimulator.cancelScheduledReturns();
+    });
   }
   const { sandboxFaults } = services;
   if (sandboxFaults !== undefined) {
@@ -316,6 +319,7 @@ function createRail(config: Config, clock: Clock, db: Db): Rail {
     ? createNipSimulator({
         institutionCode: config.institutionCode,
         latencyMs: config.transfers.nipSimulatorLatencyMs,
+        returnAfterMs: config.transfers.nipSimulatorReturnSeconds * 1000,
         clock,
         // In the database, so a restart (or another process) still knows what the network did.
         sessions: createDatabaseSessionStore(db),

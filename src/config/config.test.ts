@@ -159,6 +159,17 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads the return window and the sandbox return delay, each bounded', () => {
+    const transfers = loadConfig({}).transfers;
+    assert.equal(transfers.returnCheckSeconds, 3600);
+    assert.equal(transfers.nipSimulatorReturnSeconds, 30);
+    const set = loadConfig({ NIP_RETURN_CHECK_SECONDS: '0', NIP_SIMULATOR_RETURN_SECONDS: '5' });
+    assert.equal(set.transfers.returnCheckSeconds, 0);
+    assert.equal(set.transfers.nipSimulatorReturnSeconds, 5);
+    assert.throws(() => loadConfig({ NIP_SIMULATOR_RETURN_SECONDS: '3601' }), /RETURN_SECONDS/);
+    assert.throws(() => loadConfig({ NIP_RETURN_CHECK_SECONDS: '-1' }), /RETURN_CHECK_SECONDS/);
+  });
+
   it('reads transfer limits by KYC level', () => {
     const defaults = loadConfig({}).transfers.limitsByKycLevel;
     assert.deepEqual(defaults.get('2'), { perTransferKobo: 20_000_000n, dailyKobo: 50_000_000n });

@@ -92,7 +92,14 @@ export interface TransferConfig {
   readonly statusQueryScheduleSeconds: readonly number[];
   /** A status query's "no record" (25) is final only for a transfer at least this old. */
   readonly statusQueryNotFoundGraceSeconds: number;
+  /**
+   * A Completed NIP transfer is asked about once more this long after it completed, in case the
+   * beneficiary bank returned it and the notice was lost; 0: never.
+   */
+  readonly returnCheckSeconds: number;
   readonly nipSimulatorLatencyMs: number;
+  /** Sandbox: how long after it succeeds a kobo .81 transfer comes back. */
+  readonly nipSimulatorReturnSeconds: number;
   readonly statusQueryWorker: StatusQueryWorkerConfig;
 }
 
@@ -363,10 +370,20 @@ function readTransferConfig(read: EnvReader): TransferConfig {
       min: 0,
       max: 86_400,
     }),
+    returnCheckSeconds: readEnvInt(read, 'NIP_RETURN_CHECK_SECONDS', {
+      fallback: 3600,
+      min: 0,
+      max: 30 * 86_400,
+    }),
     nipSimulatorLatencyMs: readEnvInt(read, 'NIP_SIMULATOR_LATENCY_MS', {
       fallback: 0,
       min: 0,
       max: 10_000,
+    }),
+    nipSimulatorReturnSeconds: readEnvInt(read, 'NIP_SIMULATOR_RETURN_SECONDS', {
+      fallback: 30,
+      min: 0,
+      max: 3600,
     }),
     statusQueryWorker: Object.freeze({
       enabled: readEnvBoolean(read, 'STATUS_QUERY_WORKER_ENABLED', true),

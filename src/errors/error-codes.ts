@@ -40,6 +40,10 @@ export const ERROR_CODES = {
     message: 'No meter or smart card was found for this number.',
   },
   SAME_ACCOUNT: { httpStatus: 400, message: 'An account cannot transfer to itself.' },
+  TRANSFER_NOT_RETURNABLE: {
+    httpStatus: 400,
+    message: 'Only a Completed NIP transfer to another bank can be returned.',
+  },
   IDENTITY_NOT_FOUND: { httpStatus: 400, message: 'No identity was found for this number.' },
   IDENTITY_MISMATCH: {
     httpStatus: 400,

@@ -85,3 +85,15 @@ export function chargePostings(accountId: string, charges: ChargeLines): Posting
         ],
   );
 }
+
+/**
+ * The postings that give charges back to a customer account (a returned transfer): each GL
+ * account debited for what it was credited, the customer credited, each a statement line of its
+ * own (fee, then VAT, then stamp duty). Zero charges post nothing.
+ */
+export function chargeRefundPostings(accountId: string, charges: ChargeLines): Posting[] {
+  return chargePostings(accountId, charges).map((posting) => ({
+    ...posting,
+    amountKobo: -posting.amountKobo,
+  }));
+}

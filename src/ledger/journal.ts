@@ -25,6 +25,8 @@ export interface Journal {
 export type JournalKind =
   | 'inbound_transfer'
   | 'outbound_transfer'
+  /** A NIP transfer the beneficiary bank sent back: the outbound transfer's journal reversed. */
+  | 'transfer_return'
   | 'intra_transfer'
   | 'fee'
   | 'vas_purchase'

@@ -14,6 +14,7 @@ export {
 } from './inbound/inbound-credit-service.ts';
 export { findBank } from './name-enquiry/bank-directory.ts';
 export { purgeExpiredEnquiries } from './name-enquiry/name-enquiry-repository.ts';
+export type { TransferReturnService } from './outbound/transfer-return.ts';
 export type { Transfer } from './transfer.ts';
 export { countProcessingTransfers, findTransfersByIds } from './transfer-repository.ts';
 export { TransferSchema } from './transfer-schemas.ts';

@@ -12,11 +12,12 @@ import { OutboxEventItemSchema } from '../../webhooks/outbox.ts';
 import { BeneficiaryToSaveSchema } from '../beneficiaries/index.ts';
 
 /**
- * The transfers module's side of the batch contract (ledger/batch.ts): what each of its three
+ * The transfers module's side of the batch contract (ledger/batch.ts): what each of its four
  * kinds of item carries into its SQL function and what that function answers. Reading a transfer
  * from its route, this is where TypeScript hands it to SQL: placement → sql/transfer_place_one.sql,
  * a rail answer → sql/transfer_settle_one.sql, a credit from another bank →
- * sql/transfer_receive_one.sql; each kind's lock keys come from sql/<kind>_locks.sql.
+ * sql/transfer_receive_one.sql, a NIP transfer the beneficiary bank sent back →
+ * sql/transfer_return_one.sql; each kind's lock keys come from sql/<kind>_locks.sql.
  */
 
 const NullableTime = Type.Union([TimeText, Type.Null()]);
@@ -193,4 +194,32 @@ export const transferReceipt = batchKind({
   locks: 'transfer_receive_locks',
   item: ReceiveItemSchema,
   result: ReceiveResultSchema,
+});
+
+/**
+ * One return of a Completed NIP transfer (prepared by outbound/transfer-return.ts), for
+ * transfer_return_one: the journal that gives the customer back what the settlement took, and
+ * the `transfer` event with the transfer as it then stands (Reversed).
+ */
+export const ReturnItemSchema = Type.Object({
+  transferId: Type.String(),
+  /** The return's own session id: the transfer's reversalReference. */
+  returnSessionId: Type.String(),
+  at: TimeText,
+  journal: JournalItemSchema,
+  event: OutboxEventItemSchema,
+});
+export type ReturnItem = Static<typeof ReturnItemSchema>;
+
+export const ReturnResultSchema = Type.Union([
+  Type.Object({ kind: Type.Literal('returned') }),
+  /** Not Completed any more (returned already, by a resent or racing notice): nothing moved. */
+  Type.Object({ kind: Type.Literal('unchanged') }),
+]);
+
+export const transferReturn = batchKind({
+  apply: 'transfer_return_one',
+  locks: 'transfer_return_locks',
+  item: ReturnItemSchema,
+  result: ReturnResultSchema,
 });

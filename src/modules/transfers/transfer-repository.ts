@@ -207,6 +207,18 @@ export async function findInwardBySession(
   return rows[0] === undefined ? undefined : toTransferRecord(rows[0]);
 }
 
+/** Our Outwards transfer under this session id (the key a return notice names it by). */
+export async function findOutwardBySession(
+  db: Queryable,
+  sessionId: string,
+): Promise<TransferRecord | undefined> {
+  const rows = await db.query<TransferRow>(
+    `${SELECT_TRANSFER} WHERE session_id = $1 AND type = 'Outwards'`,
+    [sessionId],
+  );
+  return rows[0] === undefined ? undefined : toTransferRecord(rows[0]);
+}
+
 /** A client's transfer by session id or payment reference; their Outwards side first. */
 export async function findClientTransfer(
   db: Queryable,
@@ -304,6 +316,38 @@ export async function claimDueStatusQueries(
 ): Promise<TransferRecord[]> {
   const rows = await claimDue<TransferRow>(db, DUE_STATUS_QUERIES, claim);
   return rows.map(toTransferRecord);
+}
+
+/**
+ * Completed NIP transfers wait for one more status query after the return window
+ * (transfer_settle_one set it), in case their return notice was lost; each claim counts as one.
+ */
+const DUE_RETURN_CHECKS: DueRows = {
+  table: 'transfers',
+  dueColumn: 'next_status_query_at',
+  waiting: `status = 'Completed' AND next_status_query_at IS NOT NULL`,
+  countIn: 'status_queries',
+};
+
+/**
+ * Claims Completed NIP transfers due for their return check (transfers_return_check_idx), hidden
+ * from other workers for claimSeconds as status queries are; a check that got no answer is due
+ * again after it.
+ */
+export async function claimDueReturnChecks(
+  db: Queryable,
+  claim: DueClaim,
+): Promise<TransferRecord[]> {
+  const rows = await claimDue<TransferRow>(db, DUE_RETURN_CHECKS, claim);
+  return rows.map(toTransferRecord);
+}
+
+/** The return check was answered (not returned): none is due any more. */
+export async function endReturnCheck(db: Queryable, transferId: string): Promise<void> {
+  await db.query(
+    `UPDATE transfers SET next_status_query_at = NULL WHERE id = $1 AND status = 'Completed'`,
+    [transferId],
+  );
 }
 
 /**

@@ -17,14 +17,19 @@ describe('transfer state machine', () => {
       'Processing>Processing',
       'Processing>Completed',
       'Processing>Failed',
+      'Completed>Reversed',
     ]);
   });
 
-  it('refuses anything else as a bug; Completed and Failed are final', () => {
+  it('refuses anything else as a bug; Failed and Reversed are final', () => {
     assert.throws(() => move('Failed', 'Completed'), InvariantError);
     assert.throws(() => move('Completed', 'Failed'), InvariantError);
     assert.throws(() => move('Completed', 'Processing'), InvariantError);
+    assert.throws(() => move('Failed', 'Reversed'), InvariantError);
+    assert.throws(() => move('Processing', 'Reversed'), InvariantError);
+    assert.throws(() => move('Reversed', 'Completed'), InvariantError);
     assert.equal(move('Processing', 'Completed'), 'Completed');
+    assert.equal(move('Completed', 'Reversed'), 'Reversed');
   });
 
   describe('the code obeys it', () => {

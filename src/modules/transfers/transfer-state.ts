@@ -7,14 +7,20 @@ import type { TransferStatus } from './transfer.ts';
  * A transfer is born in one of two states: an intra-bank transfer, its recipient's side and a
  * credit from another bank are Completed at once; a NIP transfer is Processing until the network
  * answers. A Processing transfer stays Processing on an unknown answer and settles once, to
- * Completed (`00`) or Failed (a definitive code). Completed and Failed are final.
+ * Completed (`00`) or Failed (a definitive code). Failed is final.
  *
- * `Created` and `Reversed` are in the published status list but nothing here produces them (a
- * transfer is stored already placed, and reversals do not exist yet), so they have no moves.
+ * Completed moves once more, to Reversed, when the beneficiary bank sends a NIP transfer back
+ * (a return: outbound/transfer-return.ts). The money did arrive and then came back, so a return
+ * never applies to a transfer that is not Completed: a Processing one is settled first (its
+ * status query answers the return), a Failed one moved nothing. Only Outwards NIP transfers are
+ * returned (transfer_return_one checks it under the lock); Reversed is final.
+ *
+ * `Created` is in the published status list but nothing here produces it (a transfer is stored
+ * already placed), so it has no moves.
  */
 const NEXT: Readonly<Record<TransferStatus, readonly TransferStatus[]>> = {
   Processing: ['Processing', 'Completed', 'Failed'],
-  Completed: [],
+  Completed: ['Reversed'],
   Failed: [],
   Created: [],
   Reversed: [],

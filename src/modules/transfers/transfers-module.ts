@@ -18,8 +18,14 @@ import { findBank } from './name-enquiry/bank-directory.ts';
 import { createNameEnquiryService } from './name-enquiry/name-enquiry-service.ts';
 import { createOutboundTransferService } from './outbound/outbound-transfer-service.ts';
 import { createStatusQueryWorker } from './outbound/status-query-worker.ts';
+import { createTransferReturnService } from './outbound/transfer-return.ts';
 import { transferRoutes } from './routes/index.ts';
-import { transferPlacement, transferReceipt, transferSettlement } from './transfer-batch.ts';
+import {
+  transferPlacement,
+  transferReceipt,
+  transferReturn,
+  transferSettlement,
+} from './transfer-batch.ts';
 import { createTransferService } from './transfer-service.ts';
 
 /** What the transfers module is built from, besides the core parts. */
@@ -34,8 +40,9 @@ export interface TransfersModuleDeps extends CoreParts {
 }
 
 /**
- * Name enquiry, transfers a client sends, credits other banks send, and their history. Credits
- * from other banks arrive through the rail, whichever rail it is.
+ * Name enquiry, transfers a client sends, credits other banks send, returns of transfers the
+ * beneficiary bank sent back, and their history. Credits and returns from other banks arrive
+ * through the rail, whichever rail it is.
  */
 function createTransfersServices(deps: TransfersModuleDeps) {
   const { config, db, clock, rail, batches, collections } = deps;
@@ -50,6 +57,9 @@ function createTransfersServices(deps: TransfersModuleDeps) {
     collections,
   });
   rail.onInboundCredit((credit) => inboundCredits.receive(credit));
+  // Return notices arrive through the rail too, whichever rail it is.
+  const transferReturns = createTransferReturnService({ db, clock });
+  rail.onTransferReturned((notice) => transferReturns.receive(notice));
   const nameEnquiryService = createNameEnquiryService({
     db,
     clock,
@@ -68,9 +78,16 @@ function createTransfersServices(deps: TransfersModuleDeps) {
     beneficiaries: deps.beneficiaries,
     batches,
     collections,
+    returns: transferReturns,
   });
   const transferService = createTransferService({ db, outbound: outboundTransfers });
-  return { inboundCredits, nameEnquiryService, outboundTransfers, transferService };
+  return {
+    inboundCredits,
+    nameEnquiryService,
+    outboundTransfers,
+    transferService,
+    transferReturns,
+  };
 }
 
 type TransfersServices = ReturnType<typeof createTransfersServices>;
@@ -103,7 +120,7 @@ function transferRouteOptions({ config, services, limit }: RouteParts<TransfersS
 
 export const transfersModule = {
   name: 'transfers',
-  batch: { kinds: [transferPlacement, transferSettlement, transferReceipt] },
+  batch: { kinds: [transferPlacement, transferSettlement, transferReceipt, transferReturn] },
   createServices: createTransfersServices,
   routes: [moduleRoutes('api', transferRoutes, transferRouteOptions)],
   workers: [

@@ -40,7 +40,11 @@ export interface SimulatorReturnOptions {
  */
 export function createSimulatorReturns(options: SimulatorReturnOptions) {
   const { sessions, clock, returnAfterMs } = options;
-  if (!Number.isInteger(returnAfterMs) || returnAfterMs < 0 || returnAfterMs > MAX_RETURN_AFTER_MS) {
+  if (
+    !Number.isInteger(returnAfterMs) ||
+    returnAfterMs < 0 ||
+    returnAfterMs > MAX_RETURN_AFTER_MS
+  ) {
     throw new RangeError(`returnAfterMs must be an integer from 0 to ${MAX_RETURN_AFTER_MS}`);
   }
   let handler: TransferReturnHandler | undefined;

@@ -16,7 +16,7 @@ import type { BeneficiaryService } from '../../beneficiaries/index.ts';
 import type { Collections } from '../collections.ts';
 import type { Party } from '../transfer.ts';
 import { transferPlacement, transferSettlement } from '../transfer-batch.ts';
-import { findTransferById, type TransferRecord } from '../transfer-repository.ts';
+import { endReturnCheck, findTransferById, type TransferRecord } from '../transfer-repository.ts';
 import {
   lookUpPlacements,
   type PlacementLookup,
@@ -24,6 +24,7 @@ import {
   preparePlacement,
   type TransferRequest,
 } from './transfer-placement.ts';
+import type { TransferReturnService } from './transfer-return.ts';
 import { type PreparedSettlement, prepareSettlement } from './transfer-settlement.ts';
 
 export interface OutboundTransferServiceDeps {
@@ -37,19 +38,23 @@ export interface OutboundTransferServiceDeps {
   readonly batches: GroupCommitLimits;
   /** Numbers of ours that collect for an account (virtual accounts). */
   readonly collections: Collections;
+  /** Returns a status query finds (the beneficiary bank sent a transfer back). */
+  readonly returns: Pick<TransferReturnService, 'apply'>;
 }
 
 /**
  * Transfers a client sends: the one service that opens their transactions. Placing is one
  * transaction (checks, idempotency, money posted or held, the credited account's sweep); a NIP
  * transfer then goes to the rail outside any transaction, and what the rail answers is applied
- * in a second one. Status queries (from the API or the worker) apply their answer the same way.
+ * in a second one. Status queries (from the API or the worker) apply their answer the same way,
+ * and one that answers a return applies it after the settlement.
  */
 export function createOutboundTransferService(deps: OutboundTransferServiceDeps) {
   const settlementDeps = {
     clock: deps.clock,
     beneficiaries: deps.beneficiaries,
     statusQueryScheduleSeconds: deps.config.statusQueryScheduleSeconds,
+    returnCheckSeconds: deps.config.returnCheckSeconds,
   };
 
   /**
@@ -151,7 +156,28 @@ export function createOutboundTransferService(deps: OutboundTransferServiceDeps)
     return settle(transfer, tooEarlyToTellNotFound(transfer, outcome));
   }
 
-  /** Applies a rail answer; a transfer settled meanwhile (by another worker) is answered as is. */
+  /**
+   * The status query after a Completed transfer's return window, for a return whose notice never
+   * came: a return found is applied; any other answer ends the check, and no answer leaves it due
+   * again once its claim runs out.
+   */
+  async function checkForReturn(transfer: TransferRecord): Promise<TransferRecord> {
+    const outcome = await askRail(() =>
+      deps.rail.queryStatus({ sessionId: transfer.sessionId, bankCode: transfer.credit.bankCode }),
+    );
+    if (outcome.kind === 'returned') {
+      return deps.returns.apply(transfer, outcome);
+    }
+    if (outcome.kind !== 'unknown') {
+      await endReturnCheck(deps.db, transfer.id);
+    }
+    return transfer;
+  }
+
+  /**
+   * Applies a rail answer; a transfer settled meanwhile (by another worker) is answered as is. A
+   * return the answer reports is applied next, to the transfer as it then stands.
+   */
   async function settle(
     transfer: TransferRecord,
     outcome: TransferOutcome,
@@ -161,7 +187,10 @@ export function createOutboundTransferService(deps: OutboundTransferServiceDeps)
     if (result.kind === 'failed') {
       throw itemFailure(result, 'transfer');
     }
-    return result.kind === 'settled' ? prepared.settled : load(transfer.id);
+    const settled = result.kind === 'settled' ? prepared.settled : await load(transfer.id);
+    return outcome.kind === 'returned' && settled.status === 'Completed'
+      ? deps.returns.apply(settled, outcome)
+      : settled;
   }
 
   /**
@@ -183,7 +212,7 @@ export function createOutboundTransferService(deps: OutboundTransferServiceDeps)
     return transfer;
   }
 
-  return { createTransfer, dispatch, queryAndSettle };
+  return { createTransfer, dispatch, queryAndSettle, checkForReturn };
 }
 
 export type OutboundTransferService = ReturnType<typeof createOutboundTransferService>;

@@ -17,6 +17,8 @@ export interface SettlementDeps {
   readonly clock: Clock;
   readonly beneficiaries: Pick<BeneficiaryService, 'toSave'>;
   readonly statusQueryScheduleSeconds: readonly number[];
+  /** A Completed transfer is asked about once more this long after, for a lost return; 0: not. */
+  readonly returnCheckSeconds: number;
 }
 
 /**
@@ -34,7 +36,9 @@ export interface PreparedSettlement {
  * the hold (amount, fee and VAT), a definitive failure voids it, and an unknown outcome (timeout,
  * ambiguous code) leaves the transfer Processing for a later status query: nothing is ever
  * reversed on a timeout alone. The call applies it only to a transfer still Processing (another
- * worker may have settled it meanwhile), under the locks of its accounts.
+ * worker may have settled it meanwhile), under the locks of its accounts. A status query that
+ * answers a return settles the transfer as a success here (the money did arrive); the caller
+ * applies the return next. A success is due for one more status query after the return window.
  */
 export function prepareSettlement(
   deps: SettlementDeps,
@@ -43,14 +47,7 @@ export function prepareSettlement(
 ): PreparedSettlement {
   invariant(transfer.holdId !== null, `NIP transfer ${transfer.id} has no hold`);
   const now = deps.clock.now();
-  const status = move(
-    'Processing',
-    outcome.kind === 'unknown'
-      ? ('Processing' as const)
-      : outcome.kind === 'success'
-        ? ('Completed' as const)
-        : ('Failed' as const),
-  );
+  const status = move('Processing', statusAfter(outcome));
   const settled: TransferRecord = {
     ...transfer,
     status,
@@ -78,6 +75,7 @@ export function prepareSettlement(
     { clientId: transfer.clientId, type: 'transfer', data: transferView(settled) },
   ]);
   if (status === 'Completed') {
+    const returnCheckAt = new Date(now.getTime() + deps.returnCheckSeconds * 1000);
     const journal = journalJson({
       id: newObjectId(deps.clock),
       kind: 'outbound_transfer',
@@ -91,6 +89,7 @@ export function prepareSettlement(
     return {
       sql: {
         ...answer,
+        ...(deps.returnCheckSeconds > 0 ? { nextStatusQueryAt: returnCheckAt.toISOString() } : {}),
         journal,
         event,
         ...(transfer.saveBeneficiary
@@ -103,6 +102,18 @@ export function prepareSettlement(
   // A failure gives its amount back to the daily total it counted under (transfer_settle_locks
   // takes that key's lock with the account's).
   return { sql: { ...answer, event }, settled };
+}
+
+function statusAfter(outcome: TransferOutcome): 'Processing' | 'Completed' | 'Failed' {
+  switch (outcome.kind) {
+    case 'unknown':
+      return 'Processing';
+    case 'success':
+    case 'returned':
+      return 'Completed';
+    case 'failed':
+      return 'Failed';
+  }
 }
 
 function nextQueryAt(schedule: readonly number[], queriesSoFar: number, now: Date): Date {
