@@ -62,6 +62,7 @@ import {
   FixturesSummarySchema,
   NipNextOutcomeBody,
   NipOutcomeQueueSchema,
+  NipReturnBody,
   SandboxClockBody,
   SandboxClockSchema,
   SandboxCreditBody,
@@ -266,6 +267,10 @@ const sandbox = {
   'POST /admin/sandbox/nip/next-outcome': {
     body: NipNextOutcomeBody,
     answer: envelopeSchema(NipOutcomeQueueSchema),
+  },
+  'POST /admin/sandbox/nip/returns': {
+    body: NipReturnBody,
+    answer: envelopeSchema(TransferSchema),
   },
   'GET /admin/sandbox/clock': { answer: envelopeSchema(SandboxClockSchema) },
   'POST /admin/sandbox/clock': {

@@ -168,6 +168,21 @@ export const NipOutcomeQueueSchema = Type.Object({
   queue: Type.Array(Type.String(), { description: 'Queued response codes, next first.' }),
 });
 
+export const NipReturnBody = Type.Object({
+  sessionId: Type.String({
+    pattern: '^[0-9]{30}$',
+    description: 'The session id of a Completed outbound NIP transfer, which its bank sends back.',
+  }),
+  reason: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description:
+        "Why the beneficiary bank returns it; 'Returned by the beneficiary bank' unless given.",
+    }),
+  ),
+});
+
 /** What sandbox fixtures made, for a test to find it (src/sandbox/fixtures/load-fixtures.ts). */
 export const FixturesSummarySchema = Type.Object({
   seed: Type.Union([Type.String(), Type.Null()]),

@@ -4,6 +4,7 @@ describeAdminArea(
   'sandbox controls',
   [
     'POST /admin/sandbox/nip/next-outcome',
+    'POST /admin/sandbox/nip/returns',
     'POST /admin/sandbox/credits',
     'POST /admin/sandbox/virtual-account-payments',
     'POST /admin/sandbox/ussd-dials',

@@ -7,6 +7,7 @@ import {
   type SandboxNipOutcomeRouteOptions,
   sandboxNipOutcomeRoute,
 } from './sandbox-nip-outcomes.ts';
+import { type SandboxNipReturnRouteOptions, sandboxNipReturnRoute } from './sandbox-nip-returns.ts';
 import { type SandboxResetRouteOptions, sandboxResetRoute } from './sandbox-reset.ts';
 import { type SandboxUssdDialRouteOptions, sandboxUssdDialRoute } from './sandbox-ussd-dials.ts';
 import {
@@ -16,6 +17,7 @@ import {
 import { type SandboxWebhookRouteOptions, sandboxWebhookRoute } from './sandbox-webhooks.ts';
 
 export type SandboxControlRoutesOptions = SandboxNipOutcomeRouteOptions &
+  SandboxNipReturnRouteOptions &
   SandboxCreditRouteOptions &
   SandboxVirtualAccountPaymentRouteOptions &
   SandboxUssdDialRouteOptions &
@@ -27,7 +29,7 @@ export type SandboxControlRoutesOptions = SandboxNipOutcomeRouteOptions &
 
 /**
  * The sandbox's controls (docs/sandbox-testing-controls.md): the simulated networks' next
- * outcomes and payments, the test clock, the webhook inbox, faults, fixtures and the reset. In
+ * outcomes, payments and returns, the test clock, the webhook inbox, faults, fixtures and the reset. In
  * production each answers SANDBOX_ONLY.
  */
 export const sandboxControlRoutes: FastifyPluginAsyncTypebox<SandboxControlRoutesOptions> = async (
@@ -35,6 +37,7 @@ export const sandboxControlRoutes: FastifyPluginAsyncTypebox<SandboxControlRoute
   options,
 ) => {
   await app.register(sandboxNipOutcomeRoute, options);
+  await app.register(sandboxNipReturnRoute, options);
   await app.register(sandboxCreditRoute, options);
   await app.register(sandboxVirtualAccountPaymentRoute, options);
   await app.register(sandboxUssdDialRoute, options);
