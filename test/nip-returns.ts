@@ -59,11 +59,16 @@ export interface TransferPayload {
   readonly sessionId: string;
 }
 
-/** The `transfer` events written about one transfer, oldest first. */
+/**
+ * The `transfer` events written about one transfer, oldest first. A status query that settles a
+ * transfer and applies its return writes both at one instant (the tests' clock stands still):
+ * the Reversed one is the later.
+ */
 export async function transferEvents(db: Db, transferId: string): Promise<TransferPayload[]> {
   const rows = await db.query<{ payload: unknown }>(
     `SELECT payload FROM webhook_events
-      WHERE type = 'transfer' AND payload->'data'->>'_id' = $1 ORDER BY created_at, id`,
+      WHERE type = 'transfer' AND payload->'data'->>'_id' = $1
+      ORDER BY created_at, payload->'data'->>'isReversed'`,
     [transferId],
   );
   return rows.map((row) => {
