@@ -47,6 +47,8 @@ export function createCliContext(argv: string[], env: NodeJS.ProcessEnv): CliCon
       page: { type: 'string' },
       limit: { type: 'string' },
       advance: { type: 'string' },
+      session: { type: 'string' },
+      reason: { type: 'string' },
       freeze: { type: 'boolean' },
       unfreeze: { type: 'boolean' },
       json: { type: 'boolean' },

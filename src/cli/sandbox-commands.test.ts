@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { sandboxCredit, sendTransfer, signedInClient } from '../../test/factories.ts';
 import { buildTestApp, TEST_SECRETS, type TestApp } from '../../test/harness.ts';
 import { createCliContext } from './cli-context.ts';
 import { COMMANDS } from './commands.ts';
@@ -35,5 +36,41 @@ describe('npx openibs sandbox:clock', () => {
   it('reports a refused duration as the server words it', async () => {
     await assert.rejects(run('--advance=-PT1H'), /^Error: 400: .*ISO 8601 duration/);
     await assert.rejects(run('--freeze', '--unfreeze'), /cannot go together/);
+  });
+});
+
+describe('npx openibs sandbox:return', () => {
+  let testApp: TestApp;
+  let url: string;
+  before(async () => {
+    testApp = await buildTestApp();
+    await testApp.app.listen({ host: '127.0.0.1', port: 0 });
+    url = `http://127.0.0.1:${(testApp.app.server.address() as AddressInfo).port}`;
+  });
+  after(() => testApp?.close());
+
+  const run = (...args: string[]) =>
+    COMMANDS['sandbox:return']?.run(
+      createCliContext(
+        ['sandbox:return', '--url', url, '--admin-token', TEST_SECRETS.adminToken, ...args],
+        {},
+      ),
+    ) as Promise<{ status: string; isReversed: boolean; sessionId: string }>;
+
+  it('returns a Completed NIP transfer with the reason given, and refuses it twice', async () => {
+    const { client, headers } = await signedInClient(testApp);
+    await sandboxCredit(testApp.app, client.mainAccountNumber, 1_000);
+    const sent = await sendTransfer(testApp.app, headers, {
+      debitAccountNumber: client.mainAccountNumber,
+      amount: 100,
+    });
+    const { sessionId } = sent.json().data;
+    const returned = await run('--session', sessionId, '--reason', 'Account closed');
+    assert.deepEqual(
+      [returned.sessionId, returned.status, returned.isReversed],
+      [sessionId, 'Reversed', true],
+    );
+    await assert.rejects(run('--session', sessionId), /^Error: 400: Only a Completed/);
+    await assert.rejects(run(), /--session/);
   });
 });

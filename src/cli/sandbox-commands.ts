@@ -1,4 +1,4 @@
-import { type CliCommand, call } from './admin-call.ts';
+import { type CliCommand, call, required } from './admin-call.ts';
 
 /** The sandbox's test controls (docs/sandbox-testing-controls.md). */
 export const SANDBOX_COMMANDS: Record<string, CliCommand> = {
@@ -18,6 +18,18 @@ export const SANDBOX_COMMANDS: Record<string, CliCommand> = {
       return Object.keys(body).length === 0
         ? call(context, 'GET', '/admin/sandbox/clock')
         : call(context, 'POST', '/admin/sandbox/clock', body);
+    },
+  },
+  'sandbox:return': {
+    usage:
+      'sandbox:return --session SESSION_ID [--reason TEXT]   the beneficiary bank sends back a ' +
+      'Completed outbound NIP transfer (docs/sandbox-nip.md, "Returns")',
+    async run(context) {
+      const { reason } = context.options;
+      return call(context, 'POST', '/admin/sandbox/nip/returns', {
+        sessionId: required(context, 'session'),
+        ...(typeof reason === 'string' ? { reason } : {}),
+      });
     },
   },
 };
