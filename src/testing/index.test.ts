@@ -80,6 +80,33 @@ describe('startSandbox with fixtures', () => {
     );
   });
 
+  it('a NIP transfer the beneficiary bank returns comes back whole', async () => {
+    const headers = {
+      ...(await bank.client(PAYER.name).headers()),
+      'content-type': 'application/json',
+    };
+    const post = async (path: string, body: object) =>
+      (
+        await fetch(`${bank.url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) })
+      ).json() as Promise<{ data: Record<string, string> }>;
+    const beneficiary = { bankCode: '000013', accountNumber: '0123456789' };
+    const before = await balance();
+    const enquiry = await post('/transfers/name-enquiry', beneficiary);
+    const sent = await post('/transfers', {
+      nameEnquiryReference: enquiry.data.sessionId,
+      debitAccountNumber: PAYER_ACCOUNT,
+      beneficiaryBankCode: beneficiary.bankCode,
+      beneficiaryAccountNumber: beneficiary.accountNumber,
+      amount: 100,
+      saveBeneficiary: false,
+    });
+    assert.equal(sent.data.status, 'Completed');
+    assert.equal(await balance(), Number(before) - 110.75, 'amount, ₦10 fee and ₦0.75 VAT');
+    const returned = await bank.returnTransfer({ sessionId: String(sent.data.sessionId) });
+    assert.deepEqual([returned.status, returned.isReversed], ['Reversed', true]);
+    assert.equal(await balance(), before);
+  });
+
   it("reset puts the fixtures' balances back and empties the inbox", async () => {
     await bank.credit({ accountNumber: PAYER_ACCOUNT, amount: 10 });
     assert.notEqual(await balance(), 1000);

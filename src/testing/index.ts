@@ -81,6 +81,11 @@ export interface Sandbox {
   }): Promise<unknown>;
   /** The next outbound NIP transfer gets this response code (docs/sandbox-nip.md). */
   queueNipOutcome(responseCode: string): Promise<unknown>;
+  /**
+   * The beneficiary bank sends back a Completed outbound NIP transfer, by its session id: it
+   * answers the transfer, now Reversed (docs/sandbox-nip.md, "Returns").
+   */
+  returnTransfer(options: { sessionId: string; reason?: string }): Promise<Record<string, unknown>>;
   readonly clock: {
     now(): Promise<Date>;
     /** Moves the bank's time forward by an ISO 8601 duration (`PT2H`, `P1D`). */
@@ -226,6 +231,7 @@ function sandboxOf(server: StartedServer, admin: AdminCall, clients: ClientKeys[
     dialUssd: (body) => admin('POST', '/admin/sandbox/ussd-dials', body),
     queueNipOutcome: (responseCode) =>
       admin('POST', '/admin/sandbox/nip/next-outcome', { responseCode }),
+    returnTransfer: (body) => admin('POST', '/admin/sandbox/nip/returns', body),
     clock,
     faults: {
       inject: (fault) => admin('POST', '/admin/sandbox/faults', fault),
