@@ -43,6 +43,7 @@ const ACTIONS = [
   '/dashboard/clients/CLIENT/accounts/credit',
   '/dashboard/clients/CLIENT/virtual-accounts/pay',
   '/dashboard/clients/CLIENT/ussd/dial',
+  '/dashboard/clients/CLIENT/transfers/ffffffffffffffffffffffff/return',
   '/dashboard/clients/CLIENT/webhooks/EVENT/replay',
   '/dashboard/sandbox/nip-next-outcome',
 ];

@@ -1,6 +1,8 @@
-import { recordDetails, recordsTable } from '../components.ts';
-import { html } from '../html.ts';
+import type { AdminData } from '../admin-call.ts';
+import { csrfField, field, recordDetails, recordsTable } from '../components.ts';
+import { type Html, html } from '../html.ts';
 import { clientPath, clientRoute, type DashboardPage, loadClient } from '../route-kit.ts';
+import { transferReturnRoutes } from './transfer-return.ts';
 
 const TRANSFER_FIELDS = [
   '_id',
@@ -22,6 +24,7 @@ const TRANSFER_FIELDS = [
   'responseCode',
   'responseMessage',
   'isReversed',
+  'reversalReference',
   'createdAt',
   'updatedAt',
 ] as const;
@@ -38,13 +41,16 @@ const ENTRY_FIELDS = [
   'createdAt',
 ] as const;
 
-/** One transfer's whole story: the request, its ledger entries, the NIP session, its webhooks. */
+/**
+ * One transfer's whole story: the request, its ledger entries, the NIP session, its webhooks; in
+ * the sandbox, a Completed NIP transfer can be returned from here.
+ */
 export const transferStoryRoutes: DashboardPage = async (app, { tools }) => {
   app.get<{ Params: { id: string; transferId: string } }>(
     clientRoute('/transfers/:transferId'),
     { schema: { hide: true } },
     async (request, reply) => {
-      const { admin, render, failed } = tools(request, reply);
+      const { admin, render, failed, sandbox, csrf } = tools(request, reply);
       const { id, transferId } = request.params;
       const [client, story] = await Promise.all([
         loadClient(admin, id),
@@ -69,8 +75,33 @@ ${recordsTable('Ledger entries of this transfer', ledgerEntries, 'No ledger entr
 ${nip === null ? html`<p class="empty">Not a NIP transfer (intra-bank): no session at the network.</p>` : recordDetails(nip)}</section>
 <section aria-labelledby="events"><h2 id="events">Webhook events</h2>
 ${recordsTable('Webhook events about this transfer', webhookEvents, 'No webhook event.')}
-<p><a href="${clientPath(id, '/webhooks')}">Every delivery, with its attempts</a></p></section>`,
+<p><a href="${clientPath(id, '/webhooks')}">Every delivery, with its attempts</a></p></section>
+${sandbox && returnable(transfer) ? returnForm(clientPath(id, `/transfers/${transfer._id}/return`), csrf) : ''}`,
       );
     },
   );
+  await app.register(transferReturnRoutes, { tools });
 };
+
+type StoryTransfer = AdminData<'GET /admin/clients/:id/transfers/:transferId/story'>['transfer'];
+
+/** What the beneficiary bank may send back: a Completed transfer of ours to another bank. */
+function returnable(transfer: StoryTransfer): boolean {
+  return (
+    transfer.type === 'Outwards' &&
+    transfer.providerChannel === 'NIP' &&
+    transfer.status === 'Completed'
+  );
+}
+
+/** Sandbox: the beneficiary bank sends the transfer back (docs/sandbox-nip.md, "Returns"). */
+function returnForm(action: string, csrf: string): Html {
+  return html`<section aria-labelledby="return" class="card sandbox">
+<h2 id="return">Sandbox: the beneficiary bank returns it</h2>
+<form method="post" action="${action}" class="grid" data-confirm="Return this transfer? The customer gets the amount, fee and VAT back, and it becomes Reversed.">
+${csrfField(csrf)}
+${field({ label: 'Reason', name: 'reason', value: 'Returned by the beneficiary bank' })}
+<div class="actions"><button type="submit" class="button danger">Return this transfer</button></div>
+</form>
+</section>`;
+}

@@ -172,7 +172,7 @@ function refuseUnlessReturnable(transfer: TransferRecord): void {
       'TRANSFER_NOT_RETURNABLE',
       transfer.holdId === null
         ? 'Only a NIP transfer to another bank can be returned.'
-        : `Only a Completed transfer can be returned; this one is ${transfer.status}.`,
+        : `Only a Completed transfer can be returned: this one is ${transfer.status}.`,
     );
   }
 }
