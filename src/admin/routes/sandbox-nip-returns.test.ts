@@ -160,7 +160,10 @@ describe('POST /admin/sandbox/nip/returns', () => {
     });
 
     it('a malformed session id or reason', async () => {
-      for (const payload of [{ sessionId: '12345' }, { sessionId: '1'.repeat(30), reason: 'x'.repeat(101) }]) {
+      for (const payload of [
+        { sessionId: '12345' },
+        { sessionId: '1'.repeat(30), reason: 'x'.repeat(101) },
+      ]) {
         const response = await returnIt(payload);
         assert.equal(response.statusCode, 400, response.body);
         assert.equal(response.json().code, 'VALIDATION_ERROR');
