@@ -121,7 +121,8 @@ export const TransferStorySchema = Type.Object({
         responseMessage: NullableString,
         statusQueries: Type.Integer({ description: 'Status queries (TSQ) asked so far.' }),
         nextStatusQueryAt: Type.Union([Time, Type.Null()], {
-          description: 'When the next status query is due; null unless Processing.',
+          description:
+            'When the next status query is due: while Processing, or once Completed the check for a return whose notice was lost (NIP_RETURN_CHECK_SECONDS); null otherwise.',
         }),
       }),
       Type.Null(),

@@ -29,6 +29,9 @@ interface Story {
     fees: number;
     vat: number;
     createdAt: string;
+    approvedAt?: string;
+    isReversed: boolean;
+    reversalReference: string | null;
   };
   ledgerEntries: Entry[];
   nip: {
@@ -150,7 +153,11 @@ describe('GET /admin/clients/:id/transfers/:transferId/story', () => {
         responseCode: '00',
         responseMessage: 'Approved or completed successfully',
         statusQueries: 0,
-        nextStatusQueryAt: null,
+        // One more status query after the return window, in case a return notice is lost.
+        nextStatusQueryAt: new Date(
+          Date.parse(transfer.approvedAt ?? '') +
+            context().testApp.config.transfers.returnCheckSeconds * 1000,
+        ).toISOString(),
       });
       assert.equal(net(ledgerEntries, ownAccountId), -(2_500 + transfer.fees + transfer.vat));
       const settlement = ledgerEntries.find((entry) => entry.accountId === 'gl.nip_settlement');
@@ -158,6 +165,32 @@ describe('GET /admin/clients/:id/transfers/:transferId/story', () => {
       assert.equal(settlement?.amount, 2_500);
       assert.equal(settlement?.isGlAccount, true);
       assert.equal(settlement?.accountName, 'NIP settlement');
+    });
+
+    it('a returned one: both journals net to nothing, both events, no status query due', async () => {
+      const { testApp, ibsClientId, ownAccountId } = context();
+      const sent = await send({ amount: 1_500 });
+      testApp.clock.advanceSeconds(300);
+      const returned = await testApp.app.inject({
+        method: 'POST',
+        url: '/admin/sandbox/nip/returns',
+        headers: adminHeaders,
+        payload: { sessionId: sent.sessionId, reason: 'Account closed' },
+      });
+      assert.equal(returned.statusCode, 200, returned.body);
+      const { transfer, nip, ledgerEntries, webhookEvents } = await storyOf(ibsClientId, sent._id);
+      assert.deepEqual(
+        [transfer.status, transfer.isReversed, transfer.reversalReference],
+        ['Reversed', true, returned.json().data.reversalReference],
+      );
+      assert.equal(new Set(ledgerEntries.map((entry) => entry.journalId)).size, 2);
+      assert.equal(net(ledgerEntries, ownAccountId), 0, 'the customer made whole');
+      assert.equal(net(ledgerEntries, 'gl.nip_settlement'), 0);
+      assert.deepEqual(
+        webhookEvents.map((event) => event.type),
+        ['transfer', 'transfer'],
+      );
+      assert.equal(nip?.nextStatusQueryAt, null);
     });
 
     it('a failed one: no journal (the hold was voided), the failure code', async () => {
@@ -195,7 +228,7 @@ describe('GET /admin/clients/:id/transfers/:transferId/story', () => {
       const settled = await storyOf(ibsClientId, sent._id);
       assert.equal(settled.transfer.status, 'Completed');
       assert.equal(settled.nip?.responseCode, '00');
-      assert.equal(settled.nip?.nextStatusQueryAt, null);
+      assert.ok(settled.nip?.nextStatusQueryAt, 'the return check');
       assert.equal(new Set(settled.ledgerEntries.map((entry) => entry.journalId)).size, 1);
       assert.ok(settled.webhookEvents.some((event) => event.type === 'transfer'));
     });

@@ -114,7 +114,11 @@ export function createTransferService(deps: TransferServiceDeps) {
               responseCode: transfer.responseCode,
               responseMessage: transfer.responseMessage,
               statusQueries: transfer.statusQueries,
-              nextStatusQueryAt: transfer.status === 'Processing' ? nextStatusQueryAt : null,
+              // Processing: its next status query; Completed: the return check, if still due.
+              nextStatusQueryAt:
+                transfer.status === 'Processing' || transfer.status === 'Completed'
+                  ? nextStatusQueryAt
+                  : null,
             }
           : null,
     };
@@ -149,7 +153,10 @@ export interface TransferStory {
     readonly responseMessage: string | null;
     /** Status queries (TSQ) asked so far (outbound only). */
     readonly statusQueries: number;
-    /** When the next status query is due, while the transfer is Processing. */
+    /**
+     * When the next status query is due: while the transfer is Processing, or, once Completed,
+     * the one after the return window (a lost return notice).
+     */
     readonly nextStatusQueryAt: Date | null;
   } | null;
 }
