@@ -183,6 +183,11 @@ describe('returns of NIP transfers: notices from the rail', () => {
     });
     assert.equal(queried.statusCode, 200, queried.body);
     assert.equal(queried.json().data.status, 'Reversed');
+    assert.deepEqual(
+      [queried.json().data.responseCode, queried.json().data.responseMessage],
+      ['00', 'Approved or completed successfully'],
+      'the transfer itself was approved',
+    );
     await assertReturned(testApp, sent, before, payer);
   });
 });

@@ -8,6 +8,7 @@ import { newObjectId } from '../../../shared/ids.ts';
 import { invariant } from '../../../shared/invariant.ts';
 import { outboxEventsJson } from '../../../webhooks/outbox.ts';
 import type { BeneficiaryService } from '../../beneficiaries/index.ts';
+import { NIP_APPROVED } from '../transfer.ts';
 import type { SettleItem } from '../transfer-batch.ts';
 import type { TransferRecord } from '../transfer-repository.ts';
 import { move } from '../transfer-state.ts';
@@ -48,11 +49,16 @@ export function prepareSettlement(
   invariant(transfer.holdId !== null, `NIP transfer ${transfer.id} has no hold`);
   const now = deps.clock.now();
   const status = move('Processing', statusAfter(outcome));
+  // A return reported by a status query: the transfer itself was approved.
+  const { responseCode, responseMessage } =
+    outcome.kind === 'returned'
+      ? { responseCode: NIP_APPROVED.code, responseMessage: NIP_APPROVED.message }
+      : outcome;
   const settled: TransferRecord = {
     ...transfer,
     status,
-    responseCode: outcome.responseCode,
-    responseMessage: outcome.responseMessage,
+    responseCode,
+    responseMessage,
     updatedAt: now,
     approvedAt: status === 'Completed' ? now : transfer.approvedAt,
     declinedAt: status === 'Failed' ? now : transfer.declinedAt,
@@ -60,8 +66,8 @@ export function prepareSettlement(
   const answer = {
     transferId: transfer.id,
     status,
-    responseCode: outcome.responseCode,
-    responseMessage: outcome.responseMessage,
+    responseCode,
+    responseMessage,
     at: now.toISOString(),
   };
   if (status === 'Processing') {
