@@ -141,7 +141,10 @@ export async function startServer(options: StartOptions = {}): Promise<StartedSe
   };
 }
 
-/** A memory run keeps nothing when it stops: the sandbox's own database only, never a configured one. */
+/**
+ * A memory run keeps nothing when it stops: only the sandbox may run so, and never in place of
+ * a configured database.
+ */
 function refuseMemoryOutsideSandbox(config: Config, memory: boolean): void {
   if (memory && (config.ibsEnv !== 'sandbox' || config.databaseUrl !== undefined)) {
     throw new Error(
