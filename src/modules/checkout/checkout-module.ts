@@ -4,13 +4,11 @@ import {
   type ModuleDescriptor,
   moduleRoutes,
   type RouteParts,
-  statusQueriesInServer,
 } from '../../http/module-descriptor.ts';
 import { destinationPolicy } from '../../webhooks/destination-guard.ts';
 import type { ClientNames } from '../accounts/index.ts';
 import { findBank } from '../transfers/index.ts';
 import type { UssdService } from '../ussd/index.ts';
-import { createCheckoutCompletionWorker } from './checkout-completion-worker.ts';
 import { createCheckoutPageViews } from './checkout-page-views.ts';
 import {
   type CheckoutSandbox,
@@ -46,11 +44,6 @@ function createCheckoutServices(deps: CheckoutModuleDeps) {
     environment: config.ibsEnv,
     config: config.checkout,
     callbackPolicy: destinationPolicy(config),
-    // A payment can complete a session this long after it expired: the longest method's wait.
-    lookForPaymentsSeconds: Math.max(
-      config.checkout.bankTransferValidForSeconds,
-      config.ussd.referenceValidForSeconds + config.ussd.statusQueryGraceSeconds,
-    ),
   });
   return { checkoutService };
 }
@@ -93,22 +86,6 @@ export const checkoutModule = {
       checkoutService: services.checkoutService,
       auditLog: services.auditLog,
     })),
-  ],
-  workers: [
-    {
-      name: 'checkoutCompletions',
-      inServer: statusQueriesInServer,
-      // Sessions paid while no page watched them, so their event still goes out.
-      create: ({ config, clock, services, reporting }) =>
-        createCheckoutCompletionWorker({
-          checkout: services.checkoutService,
-          clock,
-          batchSize: config.transfers.statusQueryWorker.batchSize,
-          pollIntervalMs: config.transfers.statusQueryWorker.pollIntervalMs,
-          everySeconds: 10,
-          ...reporting,
-        }),
-    },
   ],
 } satisfies ModuleDescriptor<
   CheckoutServices,
