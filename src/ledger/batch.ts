@@ -98,9 +98,7 @@ function checkersOf(kind: BatchKind<TSchema, TSchema>): Checkers {
   if (found === undefined) {
     found = {
       items: Compile(Type.Array(kind.item)),
-      results: Compile(
-        Type.Array(Type.Union([kind.result, ItemRefusalSchema, ItemFailureSchema])),
-      ),
+      results: Compile(Type.Array(Type.Union([kind.result, ItemRefusalSchema, ItemFailureSchema]))),
     };
     checkers.set(kind, found);
   }

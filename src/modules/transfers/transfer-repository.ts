@@ -111,7 +111,10 @@ function transferValues(transfer: Transfer, extras: NewTransferExtras) {
  * for the batch functions, which insert it with jsonb_populate_record (TransferRowSchema in
  * transfer-batch.ts names the columns; a test holds them to the table's).
  */
-export function transferRowJson(transfer: Transfer, extras: NewTransferExtras = {}): TransferRowJson {
+export function transferRowJson(
+  transfer: Transfer,
+  extras: NewTransferExtras = {},
+): TransferRowJson {
   const iso = (at: Date | null) => at?.toISOString() ?? null;
   return {
     id: transfer.id,

@@ -70,11 +70,7 @@ export const vasPlacement = batchKind({
 /** The biller's answer to a pending purchase, as it is to be applied. */
 export const VasSettleItemSchema = Type.Object({
   purchaseId: Type.String(),
-  status: Type.Union([
-    Type.Literal('pending'),
-    Type.Literal('successful'),
-    Type.Literal('failed'),
-  ]),
+  status: Type.Union([Type.Literal('pending'), Type.Literal('successful'), Type.Literal('failed')]),
   at: TimeText,
   utilityToken: NullableText,
   receiverName: NullableText,

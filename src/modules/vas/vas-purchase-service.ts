@@ -24,6 +24,7 @@ import type { Category } from './catalogue.ts';
 import { commissionOn } from './catalogue.ts';
 import { findCategory, findProduct } from './catalogue-repository.ts';
 import type { Biller, BillerPurchaseOutcome, VasService } from './providers/biller.ts';
+import { type VasPlaceItem, type VasSettleItem, vasPlacement, vasSettlement } from './vas-batch.ts';
 import type { Channel, Purchase } from './vas-purchase.ts';
 import {
   findClientPurchase,
@@ -32,12 +33,6 @@ import {
   type PurchaseFilter,
   purchaseRowJson,
 } from './vas-purchase-repository.ts';
-import {
-  type VasPlaceItem,
-  type VasSettleItem,
-  vasPlacement,
-  vasSettlement,
-} from './vas-batch.ts';
 import { purchaseTransactionView } from './vas-view.ts';
 
 export interface VasPurchaseServiceDeps {
@@ -85,10 +80,7 @@ export function createVasPurchaseService(deps: VasPurchaseServiceDeps) {
     run: (items) => callBatch(deps.db, vasPlacement, items),
   });
   // A settlement finishes a purchase whose hold committed: never refused for a full queue.
-  const settlements = createGroupCommit<
-    VasSettleItem,
-    BatchResult<typeof vasSettlement.result>
-  >({
+  const settlements = createGroupCommit<VasSettleItem, BatchResult<typeof vasSettlement.result>>({
     ...withoutQueueBound(deps.batches),
     run: (items) => callBatch(deps.db, vasSettlement, items),
   });
