@@ -3,9 +3,9 @@ import { createGroupCommit, type GroupCommitLimits } from '../../../db/group-com
 import { AppError } from '../../../errors/app-error.ts';
 import { itemFailure } from '../../../errors/batch-items.ts';
 import type { ErrorCode } from '../../../errors/error-codes.ts';
+import { type BatchResult, callBatch } from '../../../ledger/batch.ts';
 import { chargePostings, type StampDutyPolicy, stampDutyOn } from '../../../ledger/charges.ts';
 import type { Posting } from '../../../ledger/journal.ts';
-import { type BatchResult, callBatch } from '../../../ledger/batch.ts';
 import { journalJson } from '../../../ledger/ledger-service.ts';
 import type { InboundCreditRequest } from '../../../rails/rail.ts';
 import type { Clock } from '../../../shared/clock.ts';

@@ -20,8 +20,8 @@ import {
   type NameEnquiry,
   usableEnquiry,
 } from '../name-enquiry/name-enquiry-repository.ts';
-import { buildInwardTwin, buildOutward } from '../transfer-builder.ts';
 import type { PlaceItem } from '../transfer-batch.ts';
+import { buildInwardTwin, buildOutward } from '../transfer-builder.ts';
 import type { TransferRecord } from '../transfer-repository.ts';
 import { transferRowJson } from '../transfer-repository.ts';
 
