@@ -10,6 +10,7 @@ import {
   payVirtualAccount,
 } from '../../../test/factories.ts';
 import { useRouteContext } from '../../../test/shared-route-tests.ts';
+import { recordMethod } from './checkout-repository.ts';
 
 /**
  * A checkout session is told of its payment by the payment itself: the claim checkout adds to a
@@ -107,6 +108,25 @@ describe('checkout sessions paid through their methods', () => {
     return response.json().data;
   };
 
+  /** A virtual account made for the session as openBankTransfer makes it, not yet linked. */
+  const accountFor = (session: CheckoutPageSession, amountKobo: bigint) => {
+    const { testApp, ibsClientId, ownAccountNumber } = context();
+    return testApp.services.virtualAccountService.create(
+      { clientId: ibsClientId },
+      {
+        validForSeconds: 1800,
+        callbackUrl: undefined,
+        settlementAccount: { bankCode: '999240', accountNumber: ownAccountNumber },
+        amountControl: 'Fixed',
+        amountKobo,
+        externalReference: undefined,
+        accountName: `Checkout ${session.referenceCode}`,
+      },
+      `late-${session.id}`,
+      { quiet: true },
+    );
+  };
+
   describe('the payment completes its session', () => {
     it('by bank transfer: session, event and money in one transaction', async () => {
       const session = await open({ amount: 2100 });
@@ -165,24 +185,37 @@ describe('checkout sessions paid through their methods', () => {
       assert.equal((await paymentEvents(session.referenceCode)).length, 1);
     });
 
-    it('a method its owner would still take (opened as the session was paid) is refused by the session', async () => {
+    it('a method opened as the session was paid is linked all the same, and refuses its payment', async () => {
+      const { testApp } = context();
       const session = await open({ amount: 2500 });
-      const account = await call(session, '/bank-transfer');
       const { reference } = await call(session, '/ussd', { ussdBankCode: '737' });
       assert.equal((await dial(reference)).outcome, 'paid');
-      // As if the account had been opened after the payment closed the session's methods.
-      await context().testApp.db.query(
-        `UPDATE virtual_accounts SET status = 'Active' WHERE account_number = $1`,
-        [account.accountNumber],
+      const completedAt = (await sessionRow(session.id)).writer;
+      // The page asked for a bank transfer before the USSD payment landed; its account is made
+      // after: openBankTransfer links it and tells the page the session is closed.
+      const late = await accountFor(session, 250_000n);
+      const linked = await recordMethod(testApp.db, {
+        id: session.id,
+        virtualAccountId: late.id,
+        now: testApp.clock.now(),
+      });
+      assert.equal(linked, false, 'the session was no longer Pending');
+      const [stored] = await testApp.db.query<{ virtual_account_id: string }>(
+        'SELECT virtual_account_id FROM checkout_sessions WHERE id = $1',
+        [session.id],
       );
+      assert.equal(stored?.virtual_account_id, late.id);
+      assert.notEqual((await sessionRow(session.id)).writer, completedAt, 'linked');
       const before = await balance();
-      const late = await payVirtualAccount(context().testApp.app, account.accountNumber, 2500);
-      assert.equal(late.statusCode, 400, late.body);
-      assert.equal(late.json().code, 'VIRTUAL_ACCOUNT_CLOSED');
-      assert.equal(late.json().message, 'The checkout session has been paid already.');
+      const paid = await payVirtualAccount(testApp.app, late.accountNumber, 2500);
+      assert.equal(paid.statusCode, 400, paid.body);
+      assert.equal(paid.json().code, 'VIRTUAL_ACCOUNT_CLOSED');
+      assert.equal(paid.json().message, 'The checkout session has been paid already.');
       assert.equal(await balance(), before);
-      assert.equal((await sessionRow(session.id)).channel, 'USSD');
-      assert.equal((await paymentEvents(session.referenceCode)).length, 1);
+      const verified = await verify(session.referenceCode);
+      assert.equal(verified.channel, 'USSD');
+      const [event] = await paymentEvents(session.referenceCode);
+      assert.deepEqual(JSON.parse(event?.payload ?? '{}').data, verified, 'updatedAt kept');
     });
   });
 
@@ -211,26 +244,27 @@ describe('checkout sessions paid through their methods', () => {
       assert.equal((await paymentEvents('ORDER-TWICE')).length, 1);
     });
 
-    it("the order's other session refuses a method its owner would still take", async () => {
+    it("a method linked to the order's other session after the order was paid is refused", async () => {
+      const { testApp } = context();
       const first = await open({ amount: 1100 }, 'ORDER-RACED');
       const second = await open({ amount: 1100, metadata: { tab: 2 } }, 'ORDER-RACED');
       const firstAccount = await call(first, '/bank-transfer');
-      const secondAccount = await call(second, '/bank-transfer');
-      const paid = await payVirtualAccount(context().testApp.app, firstAccount.accountNumber, 1100);
+      const paid = await payVirtualAccount(testApp.app, firstAccount.accountNumber, 1100);
       assert.equal(paid.statusCode, 201, paid.body);
-      // As if the second session's account had been opened after the first was paid.
-      await context().testApp.db.query(
-        `UPDATE virtual_accounts SET status = 'Active' WHERE account_number = $1`,
-        [secondAccount.accountNumber],
-      );
+      // The second page passed its check before the first payment landed; its account is made
+      // and linked after, so the payment closed nothing of it.
+      const late = await accountFor(second, 110_000n);
+      const linked = await recordMethod(testApp.db, {
+        id: second.id,
+        virtualAccountId: late.id,
+        now: testApp.clock.now(),
+      });
+      assert.equal(linked, true, 'the second session is still Pending');
       const before = await balance();
-      const late = await payVirtualAccount(
-        context().testApp.app,
-        secondAccount.accountNumber,
-        1100,
-      );
-      assert.equal(late.statusCode, 400, late.body);
-      assert.equal(late.json().message, 'The order of this checkout session is already paid.');
+      const refused = await payVirtualAccount(testApp.app, late.accountNumber, 1100);
+      assert.equal(refused.statusCode, 400, refused.body);
+      assert.equal(refused.json().code, 'VIRTUAL_ACCOUNT_CLOSED');
+      assert.equal(refused.json().message, 'The order of this checkout session is already paid.');
       assert.equal(await balance(), before);
       assert.equal((await sessionRow(second.id)).status, 'Pending');
       assert.equal((await paymentEvents('ORDER-RACED')).length, 1);
