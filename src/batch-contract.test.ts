@@ -136,6 +136,7 @@ describe('the batch contract', () => {
     const handlers = claims.map((schema) => handlerOf(schema)).sort();
     assert.ok(handlers.includes('virtual_account_collect'));
     assert.ok(handlers.includes('ussd_reference_collect'));
+    assert.ok(handlers.includes('checkout_session_pay'));
   });
 
   for (const kind of kinds as BatchKind<TSchema, TSchema>[]) {

@@ -59,7 +59,12 @@ describe(`a database at the last migration from before the baseline (${driver})`
   after(() => Promise.all([legacy.close(), fresh.close()]));
 
   it('is recorded as at the baseline, with every function made again from its file', async () => {
-    assert.deepEqual(upgraded.migrations, []);
+    // The baseline is not run; only the migrations written after it are.
+    const { migrations: files } = await loadSqlSource();
+    assert.deepEqual(
+      upgraded.migrations,
+      files.slice(1).map((file) => file.name),
+    );
     const migrations = await legacy.db.query<{ name: string }>(
       'SELECT name FROM schema_migrations',
     );

@@ -36,13 +36,19 @@ export interface CollectionAccount {
   paymentEvents(payment: Transfer): OutboxEvent[];
 }
 
-/** A payment as a collection's owner judges it. */
+/** A payment as a collection's owner judges it: its Inwards row, and when it was received. */
 export interface CollectionPayment {
   readonly id: string;
   readonly sessionId: string;
   readonly amountKobo: Kobo;
+  /** What the bank takes from it (asCollectionPayment): what a checkout reports as its fees. */
+  readonly feeKobo: Kobo;
+  readonly vatKobo: Kobo;
+  readonly stampDutyKobo: Kobo;
   /** When the bank received it: what an expiry is judged by. */
   readonly receivedAt: Date;
+  /** When it landed (the transfer's time). */
+  readonly createdAt: Date;
 }
 
 export interface Collections {
