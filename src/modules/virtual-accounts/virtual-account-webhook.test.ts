@@ -320,6 +320,16 @@ describe("a virtual account payment's settlement credit: the transfer event", ()
       );
       assert.equal(payerStatus.data._id, sent.data._id);
       assert.equal((await post(context(), '/transfers/status', { sessionId })).statusCode, 400);
+      // The statement line of the payment still carries the reference the payer gave.
+      const statement = await context().testApp.app.inject({
+        method: 'GET',
+        url: `/accounts/${settlement._id}/statement?type=Credit`,
+        headers: context().headers,
+      });
+      const line = statement
+        .json()
+        .data.find((row: { narration: string }) => row.narration.includes(account.accountNumber));
+      assert.equal(line?.reference, 'INVOICE 7', statement.body);
     });
 
     it('gives two payers who chose the same reference two different paymentReferences', async () => {
