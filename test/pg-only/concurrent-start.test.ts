@@ -91,8 +91,14 @@ describe('migrations from instances starting together (PostgreSQL)', () => {
       await db.close();
     }
     const applied = theOneThatApplied(await migrateTogether(legacyUrl, source));
-    assert.deepEqual(applied.migrations, []);
-    assert.equal(applied.functions.length, source.functions.length);
+    // Recorded as at the baseline, then brought on by the migrations after it, once.
+    assert.deepEqual(
+      applied.migrations,
+      source.migrations.slice(1).map((migration) => migration.name),
+    );
+    for (const file of source.functions) {
+      assert.ok(applied.functions.includes(file.name), `${file.name} made again from its file`);
+    }
   });
 });
 
