@@ -325,14 +325,15 @@ export interface RunRowsReply {
  * after the measurements.
  */
 export async function countRunRows(db: Db, request: { clientId: string }): Promise<RunRowsReply> {
+  const { clientId } = request;
   // The run just wrote most of these rows: fresh statistics keep the joins below on hash joins
   // (stale ones, from nearly empty tables, can pick nested loops that take minutes).
   await db.query(
     `ANALYZE transfers, ledger_journals, ledger_holds, webhook_events, idempotency_requests,
              virtual_account_payments, virtual_accounts, vas_purchases`,
   );
-  const runs = new Map<string, RunRows>();
-  const of = (runId: string): RunRows => {
+  const runs = new Map<string, MutableRunRows>();
+  const of = (runId: string): MutableRunRows => {
     let rows = runs.get(runId);
     if (rows === undefined) {
       rows = emptyRunRows();
@@ -340,36 +341,81 @@ export async function countRunRows(db: Db, request: { clientId: string }): Promi
     }
     return rows;
   };
-  const mutable = (runId: string) => of(runId) as { -readonly [K in keyof RunRows]: RunRows[K] };
+  await countTransfers(db, clientId, of);
+  await countPerField(db, clientId, of, TRANSFER_KEY_COUNTS);
+  await countOutboxEvents(db, clientId, of);
+  await countPerField(db, clientId, of, CREDIT_COUNTS);
+  await countPerField(db, clientId, of, VAS_COUNTS);
+  const [clientPurchases] = await db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM vas_purchases WHERE client_id = $1',
+    [clientId],
+  );
+  await countJournals(db, of);
+  await countHolds(db, clientId, of);
+  const pending = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM ledger_holds WHERE status = 'pending'`,
+  );
+  return {
+    runs: Object.fromEntries(runs),
+    pendingHolds: pending[0]?.n ?? -1,
+    vasPurchases: clientPurchases?.n ?? -1,
+  };
+}
+
+type MutableRunRows = { -readonly [K in keyof RunRows]: RunRows[K] };
+/** A run's counts, made empty the first time its run id is seen. */
+type RunRowsOf = (runId: string) => MutableRunRows;
+/** The counts that one query fills in directly: one row per run id. */
+type CountField = {
+  [K in keyof RunRows]: RunRows[K] extends number ? K : never;
+}[keyof RunRows];
+type FieldCounts = readonly (readonly [CountField, string])[];
+
+/** The run's transfers: Outwards by status, Inwards all together. */
+async function countTransfers(db: Db, clientId: string, of: RunRowsOf): Promise<void> {
   const transfers = await db.query<{ run: string; type: string; status: string; n: number }>(
     `SELECT split_part(payment_reference, '.', 1) AS run, type, status, count(*)::int AS n
        FROM transfers WHERE client_id = $1 AND payment_reference LIKE '%.%.%'
       GROUP BY 1, 2, 3`,
-    [request.clientId],
+    [clientId],
   );
   for (const row of transfers) {
     if (row.type === 'Outwards') {
       of(row.run).outwards[row.status] = row.n;
     } else {
-      mutable(row.run).inwards += row.n;
+      of(row.run).inwards += row.n;
     }
   }
-  const counts = [
-    [
-      'idempotencyKeys',
-      `SELECT split_part(key, '.', 1) AS run, count(*)::int AS n FROM idempotency_requests
-        WHERE client_id = $1 AND scope = 'transfers' AND key LIKE '%.%.%' GROUP BY 1`,
-    ],
-  ] as const;
+}
+
+async function countPerField(
+  db: Db,
+  clientId: string,
+  of: RunRowsOf,
+  counts: FieldCounts,
+): Promise<void> {
   for (const [field, sql] of counts) {
-    for (const row of await db.query<{ run: string; n: number }>(sql, [request.clientId])) {
-      mutable(row.run)[field] = row.n;
+    for (const row of await db.query<{ run: string; n: number }>(sql, [clientId])) {
+      of(row.run)[field] = row.n;
     }
   }
-  // Every outbox event of the client, its payload parsed once (a json column: each extraction
-  // would parse it again), counted three ways: by the transfer's reference, as an inbound credit
-  // and as a virtual account payment, the last two by their narration.
-  const events = await db.query<{ field: keyof RunRows; run: string; n: number }>(
+}
+
+const TRANSFER_KEY_COUNTS: FieldCounts = [
+  [
+    'idempotencyKeys',
+    `SELECT split_part(key, '.', 1) AS run, count(*)::int AS n FROM idempotency_requests
+      WHERE client_id = $1 AND scope = 'transfers' AND key LIKE '%.%.%' GROUP BY 1`,
+  ],
+];
+
+/**
+ * Every outbox event of the client, its payload parsed once (a json column: each extraction
+ * would parse it again), counted three ways: by the transfer's reference, as an inbound credit
+ * and as a virtual account payment, the last two by their narration.
+ */
+async function countOutboxEvents(db: Db, clientId: string, of: RunRowsOf): Promise<void> {
+  const events = await db.query<{ field: CountField; run: string; n: number }>(
     `WITH e AS MATERIALIZED (
        SELECT type, (payload::jsonb) -> 'data' AS d FROM webhook_events WHERE client_id = $1
      )
@@ -384,103 +430,98 @@ export async function countRunRows(db: Db, request: { clientId: string }): Promi
      SELECT 'collectionEvents', split_part(d ->> 'narration', '.', 1), count(*)::int
        FROM e WHERE type = 'virtualAccount.transfer' AND d ->> 'narration' LIKE '%.%.%'
       GROUP BY 2`,
-    [request.clientId],
+    [clientId],
   );
   for (const row of events) {
-    (mutable(row.run) as Record<string, unknown>)[row.field] = row.n;
+    of(row.run)[row.field] = row.n;
   }
-  // Inbound credits, virtual account payments included, carry their run id in the narration
-  // (their reference is the session id); a virtual account, in its externalReference, which is
-  // its payment's narration.
-  const credits = [
-    [
-      'credits',
-      `SELECT split_part(narration, '.', 1) AS run, count(*)::int AS n FROM transfers
-        WHERE client_id = $1 AND type = 'Inwards' AND narration LIKE '%.%.%'
-          AND payment_reference NOT LIKE '%.%.%' GROUP BY 1`,
-    ],
-    [
-      // By the transfer they post: a payment's journal narration starts with the virtual account.
-      'creditJournals',
-      `SELECT split_part(t.narration, '.', 1) AS run, count(*)::int AS n
-         FROM ledger_journals j JOIN transfers t ON t.id = j.transfer_id
-        WHERE j.kind = 'inbound_transfer' AND t.client_id = $1 AND t.type = 'Inwards'
-          AND t.narration LIKE '%.%.%' AND t.payment_reference NOT LIKE '%.%.%'
-        GROUP BY 1`,
-    ],
-    [
-      'collections',
-      `SELECT split_part(t.narration, '.', 1) AS run, count(*)::int AS n
-         FROM virtual_account_payments p
-         JOIN transfers t ON t.id = p.transfer_id
-         JOIN virtual_accounts v ON v.id = p.virtual_account_id
-        WHERE p.client_id = $1 AND t.type = 'Inwards' AND t.narration LIKE '%.%.%'
-          AND v.external_reference = t.narration
-        GROUP BY 1`,
-    ],
-    [
-      'paidVirtualAccounts',
-      `SELECT split_part(external_reference, '.', 1) AS run, count(*)::int AS n
-         FROM virtual_accounts
-        WHERE client_id = $1 AND status = 'Paid' AND external_reference LIKE '%.%.%'
-        GROUP BY 1`,
-    ],
-  ] as const;
-  for (const [field, sql] of credits) {
-    for (const row of await db.query<{ run: string; n: number }>(sql, [request.clientId])) {
-      mutable(row.run)[field] = row.n;
-    }
-  }
-  // VAS purchases carry no run id of their own (their reference is random hex): the
-  // Idempotency-Key each request sent, `${runId}.${lane}.${sequence}`, points at its purchase.
-  const purchases = [
-    [
-      'vasKeys',
-      `SELECT split_part(key, '.', 1) AS run, count(*)::int AS n FROM idempotency_requests
-        WHERE client_id = $1 AND scope = 'vas' AND key LIKE '%.%.%' GROUP BY 1`,
-    ],
-    [
-      'vasPurchases',
-      `SELECT split_part(i.key, '.', 1) AS run, count(*)::int AS n
-         FROM idempotency_requests i JOIN vas_purchases p ON p.id = i.resource_id
-        WHERE i.client_id = $1 AND i.scope = 'vas' AND i.key LIKE '%.%.%' AND p.client_id = $1
-        GROUP BY 1`,
-    ],
-    [
-      'vasSuccessful',
-      `SELECT split_part(i.key, '.', 1) AS run, count(*)::int AS n
-         FROM idempotency_requests i JOIN vas_purchases p ON p.id = i.resource_id
-         JOIN ledger_holds h ON h.id = p.hold_id
-        WHERE i.client_id = $1 AND i.scope = 'vas' AND i.key LIKE '%.%.%' AND p.client_id = $1
-          AND p.status = 'successful' AND h.status = 'posted'
-          AND h.account_id = p.account_id AND h.amount_kobo = p.amount_kobo
-        GROUP BY 1`,
-    ],
-    [
-      'vasJournals',
-      `SELECT split_part(i.key, '.', 1) AS run, count(*)::int AS n
-         FROM idempotency_requests i JOIN vas_purchases p ON p.id = i.resource_id
-         JOIN ledger_journals j ON j.reference = p.reference AND j.kind = 'vas_purchase'
-        WHERE i.client_id = $1 AND i.scope = 'vas' AND i.key LIKE '%.%.%' AND p.client_id = $1
-        GROUP BY 1`,
-    ],
-  ] as const;
-  for (const [field, sql] of purchases) {
-    for (const row of await db.query<{ run: string; n: number }>(sql, [request.clientId])) {
-      mutable(row.run)[field] = row.n;
-    }
-  }
-  const [clientPurchases] = await db.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM vas_purchases WHERE client_id = $1',
-    [request.clientId],
-  );
-  // Journals carry no client: the run ids are what tell the bench's journals apart.
+}
+
+/**
+ * Inbound credits, virtual account payments included, carry their run id in the narration
+ * (their reference is the session id); a virtual account, in its externalReference, which is
+ * its payment's narration.
+ */
+const CREDIT_COUNTS: FieldCounts = [
+  [
+    'credits',
+    `SELECT split_part(narration, '.', 1) AS run, count(*)::int AS n FROM transfers
+      WHERE client_id = $1 AND type = 'Inwards' AND narration LIKE '%.%.%'
+        AND payment_reference NOT LIKE '%.%.%' GROUP BY 1`,
+  ],
+  [
+    // By the transfer they post: a payment's journal narration starts with the virtual account.
+    'creditJournals',
+    `SELECT split_part(t.narration, '.', 1) AS run, count(*)::int AS n
+       FROM ledger_journals j JOIN transfers t ON t.id = j.transfer_id
+      WHERE j.kind = 'inbound_transfer' AND t.client_id = $1 AND t.type = 'Inwards'
+        AND t.narration LIKE '%.%.%' AND t.payment_reference NOT LIKE '%.%.%'
+      GROUP BY 1`,
+  ],
+  [
+    'collections',
+    `SELECT split_part(t.narration, '.', 1) AS run, count(*)::int AS n
+       FROM virtual_account_payments p
+       JOIN transfers t ON t.id = p.transfer_id
+       JOIN virtual_accounts v ON v.id = p.virtual_account_id
+      WHERE p.client_id = $1 AND t.type = 'Inwards' AND t.narration LIKE '%.%.%'
+        AND v.external_reference = t.narration
+      GROUP BY 1`,
+  ],
+  [
+    'paidVirtualAccounts',
+    `SELECT split_part(external_reference, '.', 1) AS run, count(*)::int AS n
+       FROM virtual_accounts
+      WHERE client_id = $1 AND status = 'Paid' AND external_reference LIKE '%.%.%'
+      GROUP BY 1`,
+  ],
+];
+
+/**
+ * VAS purchases carry no run id of their own (their reference is random hex): the
+ * Idempotency-Key each request sent, `${runId}.${lane}.${sequence}`, points at its purchase.
+ */
+const VAS_COUNTS: FieldCounts = [
+  [
+    'vasKeys',
+    `SELECT split_part(key, '.', 1) AS run, count(*)::int AS n FROM idempotency_requests
+      WHERE client_id = $1 AND scope = 'vas' AND key LIKE '%.%.%' GROUP BY 1`,
+  ],
+  [
+    'vasPurchases',
+    `SELECT split_part(i.key, '.', 1) AS run, count(*)::int AS n
+       FROM idempotency_requests i JOIN vas_purchases p ON p.id = i.resource_id
+      WHERE i.client_id = $1 AND i.scope = 'vas' AND i.key LIKE '%.%.%' AND p.client_id = $1
+      GROUP BY 1`,
+  ],
+  [
+    'vasSuccessful',
+    `SELECT split_part(i.key, '.', 1) AS run, count(*)::int AS n
+       FROM idempotency_requests i JOIN vas_purchases p ON p.id = i.resource_id
+       JOIN ledger_holds h ON h.id = p.hold_id
+      WHERE i.client_id = $1 AND i.scope = 'vas' AND i.key LIKE '%.%.%' AND p.client_id = $1
+        AND p.status = 'successful' AND h.status = 'posted'
+        AND h.account_id = p.account_id AND h.amount_kobo = p.amount_kobo
+      GROUP BY 1`,
+  ],
+  [
+    'vasJournals',
+    `SELECT split_part(i.key, '.', 1) AS run, count(*)::int AS n
+       FROM idempotency_requests i JOIN vas_purchases p ON p.id = i.resource_id
+       JOIN ledger_journals j ON j.reference = p.reference AND j.kind = 'vas_purchase'
+      WHERE i.client_id = $1 AND i.scope = 'vas' AND i.key LIKE '%.%.%' AND p.client_id = $1
+      GROUP BY 1`,
+  ],
+];
+
+/** Journals carry no client: the run ids are what tell the bench's journals apart. */
+async function countJournals(db: Db, of: RunRowsOf): Promise<void> {
   const journals = await db.query<{ run: string; n: number }>(
     `SELECT split_part(reference, '.', 1) AS run, count(*)::int AS n FROM ledger_journals
       WHERE reference LIKE '%.%.%' GROUP BY 1`,
   );
   for (const row of journals) {
-    mutable(row.run).journals = row.n;
+    of(row.run).journals = row.n;
   }
   // The ceiling's journals live in its own tables (when a ceiling run made them).
   const ceiling = await db
@@ -490,24 +531,20 @@ export async function countRunRows(db: Db, request: { clientId: string }): Promi
     )
     .catch(() => []);
   for (const row of ceiling) {
-    mutable(row.run).journals += row.n;
+    of(row.run).journals += row.n;
   }
+}
+
+/** Holds of the run's NIP transfers, by status. */
+async function countHolds(db: Db, clientId: string, of: RunRowsOf): Promise<void> {
   const holds = await db.query<{ run: string; status: string; n: number }>(
     `SELECT split_part(t.payment_reference, '.', 1) AS run, h.status, count(*)::int AS n
        FROM transfers t JOIN ledger_holds h ON h.id = t.hold_id
       WHERE t.client_id = $1 AND t.payment_reference LIKE '%.%.%'
       GROUP BY 1, 2`,
-    [request.clientId],
+    [clientId],
   );
   for (const row of holds) {
     of(row.run).holds[row.status] = row.n;
   }
-  const pending = await db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM ledger_holds WHERE status = 'pending'`,
-  );
-  return {
-    runs: Object.fromEntries(runs),
-    pendingHolds: pending[0]?.n ?? -1,
-    vasPurchases: clientPurchases?.n ?? -1,
-  };
 }

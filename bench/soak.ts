@@ -153,26 +153,10 @@ async function main(): Promise<void> {
     void cleanup.run().finally(() => process.exit(130));
   });
   try {
-    const database = await createBenchDatabase();
-    cleanup.add(() => database.drop());
-    log(`database: ${database.description}`);
-    const adminToken = randomBytes(24).toString('base64url');
-    const server = await startServer(serverEnv(database.serverEnv, adminToken));
-    cleanup.add(() => server.stop());
-    const pid = await serverPid();
-    const setup = new HttpClient(server.baseUrl, SETUP_PARALLELISM);
-    cleanup.add(() => setup.close());
-    log(
-      `server: ${server.baseUrl} (pid ${pid}) on ${server.ready.dbKind} ${server.ready.dbVersion}`,
+    const { database, adminToken, server, fixtures, accounts, sampler } = await prepare(
+      cleanup,
+      options.minutes,
     );
-    const fixtures = await createFixtures(setup, {
-      adminToken,
-      audience: server.ready.publicBaseUrl,
-    });
-    const accounts = await openAccounts(setup, fixtures, adminToken, options.minutes);
-    const sampler = new MemorySampler(pid, server.baseUrl);
-    cleanup.add(() => sampler.close());
-
     log(`load: ${options.minutes} minutes, sampling every ${SAMPLE_SECONDS} s...`);
     const { samples, idle, streams } = await soak(
       options,
@@ -186,15 +170,7 @@ async function main(): Promise<void> {
 
     log('checking every answered transfer and credit, then the ledger invariants...');
     const problems = await check(server, fixtures, streams);
-    process.stdout.write(
-      problems.length === 0
-        ? 'check: every 2xx transfer and credit left its rows (transfer, idempotency key, ' +
-            'journal, outbox events, posted hold); no pending hold; all ledger invariants hold\n'
-        : `CHECK FAILED (${problems.length} problems):\n${problems
-            .slice(0, 30)
-            .map((problem) => `  ${problem}\n`)
-            .join('')}`,
-    );
+    process.stdout.write(checkReport(problems));
     if (options.outPath !== undefined) {
       await writeJson(options.outPath, {
         startedAt,
@@ -218,6 +194,42 @@ async function main(): Promise<void> {
   } finally {
     await cleanup.run();
   }
+}
+
+/**
+ * The database, the server on it, the bench's client and accounts, and the memory sampler;
+ * each registered with `cleanup` as soon as it exists, so an interrupted start leaves nothing.
+ */
+async function prepare(cleanup: Cleanup, minutes: number) {
+  const database = await createBenchDatabase();
+  cleanup.add(() => database.drop());
+  log(`database: ${database.description}`);
+  const adminToken = randomBytes(24).toString('base64url');
+  const server = await startServer(serverEnv(database.serverEnv, adminToken));
+  cleanup.add(() => server.stop());
+  const pid = await serverPid();
+  const setup = new HttpClient(server.baseUrl, SETUP_PARALLELISM);
+  cleanup.add(() => setup.close());
+  log(`server: ${server.baseUrl} (pid ${pid}) on ${server.ready.dbKind} ${server.ready.dbVersion}`);
+  const fixtures = await createFixtures(setup, {
+    adminToken,
+    audience: server.ready.publicBaseUrl,
+  });
+  const accounts = await openAccounts(setup, fixtures, adminToken, minutes);
+  const sampler = new MemorySampler(pid, server.baseUrl);
+  cleanup.add(() => sampler.close());
+  return { database, adminToken, server, fixtures, accounts, sampler };
+}
+
+/** The check's verdict; at most 30 problems, enough to see the pattern without burying it. */
+function checkReport(problems: readonly string[]): string {
+  return problems.length === 0
+    ? 'check: every 2xx transfer and credit left its rows (transfer, idempotency key, ' +
+        'journal, outbox events, posted hold); no pending hold; all ledger invariants hold\n'
+    : `CHECK FAILED (${problems.length} problems):\n${problems
+        .slice(0, 30)
+        .map((problem) => `  ${problem}\n`)
+        .join('')}`;
 }
 
 function parseSoakOptions(argv: readonly string[]): SoakOptions {

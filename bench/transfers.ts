@@ -38,6 +38,7 @@ import {
   type LedgerRateReply,
   type LedgerRateRequest,
   POOL_WAIT_AND_BEGIN,
+  type RunRows,
   type RunRowsReply,
 } from './ledger-rate.ts';
 import type { BenchOptions } from './options.ts';
@@ -757,72 +758,16 @@ async function verify(
     10 * IPC_MARGIN_MS,
   );
   const problems: string[] = [];
-  let transfersChecked = 0;
-  let purchasesChecked = 0;
-  let purchasesAnswered = 0;
-  let journalsChecked = 0;
+  const checked: CheckedRows = { transfers: 0, purchases: 0, purchasesAnswered: 0, journals: 0 };
   const empty = emptyRunRows();
   for (const run of runs) {
-    const found = rows.runs[run.runId] ?? empty;
-    const expect = (what: string, actual: number, expected: number) => {
+    const expect: Expect = (what, actual, expected) => {
       if (actual !== expected) {
         problems.push(`${run.runId}: ${what} ${actual}, expected ${expected}`);
       }
     };
-    const outwards = Object.values(found.outwards).reduce((sum, n) => sum + n, 0);
-    if (TRANSFER_SCENARIOS.find((scenario) => scenario.key === run.key)?.kind === 'ledger') {
-      expect('journals posted', found.journals, run.ok);
-      journalsChecked += found.journals;
-    } else if (run.key === 'vasAirtime') {
-      // Each a successful purchase with its hold posted, found by its Idempotency-Key.
-      purchasesChecked += found.vasSuccessful;
-      purchasesAnswered += run.ok;
-      journalsChecked += found.vasJournals;
-      expect('2xx answers reporting successful', run.completed, run.ok);
-      expect('VAS idempotency keys', found.vasKeys, run.ok);
-      expect('VAS purchases of the keys', found.vasPurchases, run.ok);
-      expect('VAS purchases successful, hold posted', found.vasSuccessful, run.ok);
-      expect('VAS purchase journals', found.vasJournals, run.ok);
-      expect('Outwards transfers', outwards, 0);
-    } else if (run.key === 'inbound' || run.key === 'virtualAccount') {
-      transfersChecked += found.credits;
-      journalsChecked += found.creditJournals;
-      expect('2xx answers reporting Completed', run.completed, run.ok);
-      expect('inbound credits', found.credits, run.ok);
-      expect('credit journals', found.creditJournals, run.ok);
-      if (run.key === 'inbound') {
-        expect('credit outbox events', found.creditEvents, run.ok);
-      } else {
-        // Each on the settlement account, accepted by its own virtual account, which is Paid.
-        expect('virtual account payments', found.collections, run.ok);
-        expect('virtual accounts Paid', found.paidVirtualAccounts, run.ok);
-        expect('virtual account outbox events', found.collectionEvents, run.ok);
-      }
-    } else {
-      transfersChecked += outwards;
-      journalsChecked += found.journals;
-      expect('2xx answers reporting Completed', run.completed, run.ok);
-      expect('Outwards transfers', outwards, run.ok);
-      expect('Outwards Completed', found.outwards.Completed ?? 0, run.ok);
-      expect('idempotency keys', found.idempotencyKeys, run.ok);
-      expect('journals', found.journals, run.ok);
-      if (run.key === 'nip') {
-        // The settlement's event; placing a NIP transfer writes none.
-        expect('outbox events', found.outboxEvents, run.ok);
-        expect('holds posted', found.holds.posted ?? 0, run.ok);
-        expect(
-          'holds in all',
-          Object.values(found.holds).reduce((s, n) => s + n, 0),
-          run.ok,
-        );
-        expect('Inwards transfers', found.inwards, 0);
-      } else {
-        // One event for the sender's Outwards side, one for the recipient's Inwards twin.
-        expect('outbox events', found.outboxEvents, 2 * run.ok);
-        expect('Inwards twins', found.inwards, run.ok);
-      }
-    }
-    const failed = Object.values(run.failures).reduce((sum, n) => sum + n, 0);
+    checkRunRows(run, rows.runs[run.runId] ?? empty, expect, checked);
+    const failed = total(run.failures);
     if (failed > 0) {
       problems.push(`${run.runId}: ${failed} requests failed: ${JSON.stringify(run.failures)}`);
     }
@@ -830,10 +775,10 @@ async function verify(
   if (rows.pendingHolds !== 0) {
     problems.push(`${rows.pendingHolds} holds still pending`);
   }
-  if (rows.vasPurchases !== purchasesAnswered) {
+  if (rows.vasPurchases !== checked.purchasesAnswered) {
     problems.push(
-      `VAS purchases of the bench client ${rows.vasPurchases}, expected ${purchasesAnswered} ` +
-        '(one per 2xx answer of (g))',
+      `VAS purchases of the bench client ${rows.vasPurchases}, ` +
+        `expected ${checked.purchasesAnswered} (one per 2xx answer of (g))`,
     );
   }
   const violations: LedgerViolations = await context.server.command(
@@ -847,13 +792,94 @@ async function verify(
     }
   }
   return {
-    transfersChecked,
-    purchasesChecked,
-    journalsChecked,
+    transfersChecked: checked.transfers,
+    purchasesChecked: checked.purchases,
+    journalsChecked: checked.journals,
     problems,
     pendingHolds: rows.pendingHolds,
     violations,
   };
+}
+
+/** What the checks covered, over every run: the report shows it beside the problems. */
+interface CheckedRows {
+  transfers: number;
+  purchases: number;
+  /** (g)'s 2xx answers: the bench client's VAS purchases must number exactly these. */
+  purchasesAnswered: number;
+  journals: number;
+}
+
+/** Records a problem when a count is not the one the run's answers call for. */
+type Expect = (what: string, actual: number, expected: number) => void;
+
+function total(counts: Readonly<Record<string, number>>): number {
+  return Object.values(counts).reduce((sum, n) => sum + n, 0);
+}
+
+/** One run's rows against its 2xx answers, by what the scenario makes. */
+function checkRunRows(run: TransferRun, found: RunRows, expect: Expect, checked: CheckedRows) {
+  if (TRANSFER_SCENARIOS.find((scenario) => scenario.key === run.key)?.kind === 'ledger') {
+    expect('journals posted', found.journals, run.ok);
+    checked.journals += found.journals;
+  } else if (run.key === 'vasAirtime') {
+    checkPurchases(run, found, expect, checked);
+  } else if (run.key === 'inbound' || run.key === 'virtualAccount') {
+    checkCredits(run, found, expect, checked);
+  } else {
+    checkOutwards(run, found, expect, checked);
+  }
+}
+
+/** Each a successful purchase with its hold posted, found by its Idempotency-Key. */
+function checkPurchases(run: TransferRun, found: RunRows, expect: Expect, checked: CheckedRows) {
+  checked.purchases += found.vasSuccessful;
+  checked.purchasesAnswered += run.ok;
+  checked.journals += found.vasJournals;
+  expect('2xx answers reporting successful', run.completed, run.ok);
+  expect('VAS idempotency keys', found.vasKeys, run.ok);
+  expect('VAS purchases of the keys', found.vasPurchases, run.ok);
+  expect('VAS purchases successful, hold posted', found.vasSuccessful, run.ok);
+  expect('VAS purchase journals', found.vasJournals, run.ok);
+  expect('Outwards transfers', total(found.outwards), 0);
+}
+
+function checkCredits(run: TransferRun, found: RunRows, expect: Expect, checked: CheckedRows) {
+  checked.transfers += found.credits;
+  checked.journals += found.creditJournals;
+  expect('2xx answers reporting Completed', run.completed, run.ok);
+  expect('inbound credits', found.credits, run.ok);
+  expect('credit journals', found.creditJournals, run.ok);
+  if (run.key === 'inbound') {
+    expect('credit outbox events', found.creditEvents, run.ok);
+  } else {
+    // Each on the settlement account, accepted by its own virtual account, which is Paid.
+    expect('virtual account payments', found.collections, run.ok);
+    expect('virtual accounts Paid', found.paidVirtualAccounts, run.ok);
+    expect('virtual account outbox events', found.collectionEvents, run.ok);
+  }
+}
+
+function checkOutwards(run: TransferRun, found: RunRows, expect: Expect, checked: CheckedRows) {
+  const outwards = total(found.outwards);
+  checked.transfers += outwards;
+  checked.journals += found.journals;
+  expect('2xx answers reporting Completed', run.completed, run.ok);
+  expect('Outwards transfers', outwards, run.ok);
+  expect('Outwards Completed', found.outwards.Completed ?? 0, run.ok);
+  expect('idempotency keys', found.idempotencyKeys, run.ok);
+  expect('journals', found.journals, run.ok);
+  if (run.key === 'nip') {
+    // The settlement's event; placing a NIP transfer writes none.
+    expect('outbox events', found.outboxEvents, run.ok);
+    expect('holds posted', found.holds.posted ?? 0, run.ok);
+    expect('holds in all', total(found.holds), run.ok);
+    expect('Inwards transfers', found.inwards, 0);
+  } else {
+    // One event for the sender's Outwards side, one for the recipient's Inwards twin.
+    expect('outbox events', found.outboxEvents, 2 * run.ok);
+    expect('Inwards twins', found.inwards, run.ok);
+  }
 }
 
 function json<T>(response: HttpResponse, status: number, what: string): T {
@@ -985,22 +1011,38 @@ export function renderTransferTable(summary: TransferSummary): string {
   const lines = [
     `Transfers: median of ${summary.rounds} round(s)${early}, ${summary.connections} at a time x ` +
       `${summary.durationSeconds} s, database pool ${summary.poolSize}`,
-    row(
-      [
-        '',
-        'per s',
-        'p50 ms',
-        'p99 ms',
-        'x ledger',
-        'errors',
-        'x (L)',
-        'x (b)',
-        'round 1',
-        'last round',
-      ],
-      RATE_COLUMNS,
-    ),
-    ...summary.scenarios.map((item) =>
+    ...rateLines(summary.scenarios),
+    goalLine('(f)', summary.virtualAccountGoal),
+    goalLine('(g)', summary.vasAirtimeGoal),
+    '',
+    ...profileLines(summary.scenarios),
+    '',
+    `Server waiting per operation (ms, median): queued for a pooled connection, then the top ${TOP_STATEMENTS}`,
+    '  statements inside transactions (round trip, database work and any lock wait)',
+    ...summary.scenarios.flatMap((item) => statementLines(item.label, item.statementMs)),
+    ...postgresLines(summary.scenarios),
+    ...verificationLines(summary.verification),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** Per scenario: its rate and latencies, and its rate against the ledger, (L) and (b). */
+function rateLines(scenarios: TransferSummary['scenarios']): string[] {
+  const header = [
+    '',
+    'per s',
+    'p50 ms',
+    'p99 ms',
+    'x ledger',
+    'errors',
+    'x (L)',
+    'x (b)',
+    'round 1',
+    'last round',
+  ];
+  return [
+    row(header, RATE_COLUMNS),
+    ...scenarios.map((item) =>
       row(
         [
           item.label,
@@ -1017,26 +1059,30 @@ export function renderTransferTable(summary: TransferSummary): string {
         RATE_COLUMNS,
       ),
     ),
-    goalLine('(f)', summary.virtualAccountGoal),
-    goalLine('(g)', summary.vasAirtimeGoal),
-    '',
-    row(
-      [
-        'Per operation (medians)',
-        'trips',
-        'server us',
-        'PG us',
-        'gen us',
-        'other',
-        'run',
-        'lock',
-        'WAL',
-        'app',
-        'idle',
-      ],
-      PROFILE_COLUMNS,
-    ),
-    ...summary.scenarios.map((item) =>
+  ];
+}
+
+/**
+ * Per scenario: where an operation's time goes (round trips, CPU, connection states), and a
+ * legend for the columns' short names.
+ */
+function profileLines(scenarios: TransferSummary['scenarios']): string[] {
+  const header = [
+    'Per operation (medians)',
+    'trips',
+    'server us',
+    'PG us',
+    'gen us',
+    'other',
+    'run',
+    'lock',
+    'WAL',
+    'app',
+    'idle',
+  ];
+  return [
+    row(header, PROFILE_COLUMNS),
+    ...scenarios.map((item) =>
       row(
         [
           item.label,
@@ -1060,14 +1106,7 @@ export function renderTransferTable(summary: TransferSummary): string {
     '  server process, the PostgreSQL backends, the load generator; other: cores busy with',
     '  anything else on the machine; run..idle: mean database connections running, waiting for',
     '  a row lock, waiting on WAL, idle in a transaction (waiting for the server), idle in pool.',
-    '',
-    `Server waiting per operation (ms, median): queued for a pooled connection, then the top ${TOP_STATEMENTS}`,
-    '  statements inside transactions (round trip, database work and any lock wait)',
-    ...summary.scenarios.flatMap((item) => statementLines(item.label, item.statementMs)),
-    ...postgresLines(summary.scenarios),
-    ...verificationLines(summary.verification),
   ];
-  return `${lines.join('\n')}\n`;
 }
 
 function goalLine(row: string, goal: TransferSummary['virtualAccountGoal']): string {

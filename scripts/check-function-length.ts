@@ -10,6 +10,13 @@ import { filesUnder, root } from './table-owners.ts';
 
 const MAX_LINES = 70;
 
+/**
+ * Functions allowed over the limit for now, by `file name`, and why. A reason no longer needed
+ * is reported too, so the list only shrinks.
+ */
+const PENDING: Record<string, string> = {};
+const pendingSeen = new Set<string>();
+
 const problems: string[] = [];
 const files = ['src', 'bench', 'scripts', 'bin']
   .flatMap((folder) => [...filesUnder(folder, '.ts'), ...filesUnder(folder, '.js')])
@@ -33,7 +40,11 @@ for (const file of files) {
       ts.forEachChild(body, nested);
       if (own > MAX_LINES) {
         const name = (node as { name?: ts.Node }).name?.getText(source) ?? '(anonymous)';
-        problems.push(`${file}:${lineOf(node.getStart()) + 1} ${name}: ${own} lines`);
+        if (PENDING[`${file} ${name}`] !== undefined) {
+          pendingSeen.add(`${file} ${name}`);
+        } else {
+          problems.push(`${file}:${lineOf(node.getStart()) + 1} ${name}: ${own} lines`);
+        }
       }
     }
     ts.forEachChild(node, visit);
@@ -41,8 +52,19 @@ for (const file of files) {
   visit(source);
 }
 
+for (const [pending, reason] of Object.entries(PENDING)) {
+  if (!pendingSeen.has(pending)) {
+    problems.push(
+      `${pending} (${reason}): no longer over ${MAX_LINES} lines; take it out of PENDING`,
+    );
+  }
+}
+
 if (problems.length > 0) {
   console.error(`Functions over ${MAX_LINES} lines:\n  ${problems.join('\n  ')}`);
   process.exit(1);
 }
-console.log(`Function length: none over ${MAX_LINES} lines in ${files.length} files.`);
+console.log(
+  `Function length: none over ${MAX_LINES} lines in ${files.length} files` +
+    (pendingSeen.size > 0 ? ` (${pendingSeen.size} pending: see PENDING).` : '.'),
+);

@@ -6,6 +6,7 @@ import { loadFunctionFiles } from './db/sql-functions.ts';
 import { DESCRIPTORS } from './descriptors.ts';
 import type { BatchKind } from './ledger/batch.ts';
 import { HoldItemSchema, JournalItemSchema } from './ledger/batch.ts';
+import { VerificationRowSchema } from './modules/identity/identity-batch.ts';
 import { TransferRowSchema } from './modules/transfers/transfer-batch.ts';
 import { PurchaseRowSchema } from './modules/vas/vas-batch.ts';
 import { OutboxEventItemSchema } from './webhooks/outbox.ts';
@@ -125,6 +126,7 @@ const claims = DESCRIPTORS.flatMap((descriptor) => descriptor.batch?.claims ?? [
 describe('the batch contract', () => {
   it('names every kind of money movement and every claim handler the modules declare', () => {
     assert.deepEqual(kinds.map((kind) => kind.apply).sort(), [
+      'identity_charge_one',
       'transfer_place_one',
       'transfer_receive_one',
       'transfer_return_one',
@@ -135,6 +137,7 @@ describe('the batch contract', () => {
     const handlers = claims.map((schema) => handlerOf(schema)).sort();
     assert.ok(handlers.includes('virtual_account_collect'));
     assert.ok(handlers.includes('ussd_reference_collect'));
+    assert.ok(handlers.includes('checkout_session_pay'));
   });
 
   for (const kind of kinds as BatchKind<TSchema, TSchema>[]) {
@@ -213,6 +216,7 @@ describe('the rows the batch functions insert whole (jsonb_populate_record)', ()
   for (const [table, schema] of [
     ['transfers', TransferRowSchema],
     ['vas_purchases', PurchaseRowSchema],
+    ['identity_verifications', VerificationRowSchema],
   ] as const) {
     it(`the schema of a ${table} row names the table's columns, no more, no fewer`, async () => {
       const rows = await db.db.query<{ column_name: string }>(

@@ -16,7 +16,11 @@ import { createLedgerOverview } from './ledger/ledger-overview.ts';
 import { createMetricsRegistry } from './metrics.ts';
 import { accountsModule } from './modules/accounts/index.ts';
 import { beneficiariesModule } from './modules/beneficiaries/index.ts';
-import { type CheckoutSandbox, checkoutModule } from './modules/checkout/index.ts';
+import {
+  type CheckoutSandbox,
+  checkoutModule,
+  createCheckoutCollections,
+} from './modules/checkout/index.ts';
 import { clientNames, clientsModule } from './modules/clients/index.ts';
 import {
   createIdentityBureauSimulator,
@@ -178,7 +182,9 @@ function customerServices(
 /**
  * The modules that move money, each built by its module: transfers pays virtual accounts
  * through their Collections port, USSD pays through transfers' inbound credits, and checkout
- * opens virtual accounts and USSD references.
+ * opens virtual accounts and USSD references. Checkout is told of their payments by wrapping
+ * both ways a collection is paid: a payment to a session's method carries checkout's claim too
+ * (checkout-collections.ts), so transfers, virtual accounts and USSD never name checkout.
  */
 function paymentServices(
   deps: ServiceDeps,
@@ -201,18 +207,23 @@ function paymentServices(
     ...core,
     webhookUrlOf,
   });
+  const checkoutCollections = createCheckoutCollections({
+    db,
+    clock,
+    institutionCode: config.institutionCode,
+  });
   const transfers = transfersModule.createServices({
     ...core,
     rail: providers.rail,
     batches,
-    collections,
+    collections: checkoutCollections.collections(collections),
     beneficiaries: ports.beneficiaryService,
   });
   const vas = vasModule.createServices({ ...core, biller: providers.biller, batches });
   const ussd = ussdModule.createServices({
     ...core,
     gateway: providers.ussdGateway,
-    inboundCredits: transfers.inboundCredits,
+    inboundCredits: checkoutCollections.inboundCredits(transfers.inboundCredits),
     webhookUrlOf,
   });
   const checkout = checkoutModule.createServices({

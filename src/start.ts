@@ -76,11 +76,7 @@ export interface StartedServer {
 export async function startServer(options: StartOptions = {}): Promise<StartedServer> {
   const config = loadConfig(await environmentOf(options));
   const memory = options.memory === true;
-  if (memory && (config.ibsEnv !== 'sandbox' || config.databaseUrl !== undefined)) {
-    throw new Error(
-      '--memory runs the sandbox on an embedded database: unset IBS_ENV and DATABASE_URL',
-    );
-  }
+  refuseMemoryOutsideSandbox(config, memory);
   const wantsDemo = config.ibsEnv === 'sandbox' && options.demoClient !== false;
   // A memory run always makes its demo client: its key pair is made while the rest starts.
   const demoKeys = memory && wantsDemo ? demoKeyPair() : undefined;
@@ -109,11 +105,7 @@ export async function startServer(options: StartOptions = {}): Promise<StartedSe
     db,
     clock,
     secrets,
-    logger: options.logger ?? {
-      level: config.logLevel,
-      redact: ['req.headers.authorization', 'req.headers.clientid', 'req.body'],
-      serializers: { req: requestForLog },
-    },
+    logger: options.logger ?? defaultLogger(config),
   });
   log = app.log;
   const workers = createBackgroundWorkers({
@@ -146,6 +138,27 @@ export async function startServer(options: StartOptions = {}): Promise<StartedSe
       await db.close();
       redis?.disconnect();
     },
+  };
+}
+
+/**
+ * A memory run keeps nothing when it stops: only the sandbox may run so, and never in place of
+ * a configured database.
+ */
+function refuseMemoryOutsideSandbox(config: Config, memory: boolean): void {
+  if (memory && (config.ibsEnv !== 'sandbox' || config.databaseUrl !== undefined)) {
+    throw new Error(
+      '--memory runs the sandbox on an embedded database: unset IBS_ENV and DATABASE_URL',
+    );
+  }
+}
+
+/** Requests are logged without their credentials (headers, query values) or bodies. */
+function defaultLogger(config: Config): FastifyServerOptions['logger'] {
+  return {
+    level: config.logLevel,
+    redact: ['req.headers.authorization', 'req.headers.clientid', 'req.body'],
+    serializers: { req: requestForLog },
   };
 }
 

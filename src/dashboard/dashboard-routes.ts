@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { BlockList } from 'node:net';
 import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuditLog } from '../audit/index.ts';
 import type { DashboardSessions } from '../auth/dashboard-sessions.ts';
 import { allowed } from '../http/plugins/admin-auth.ts';
@@ -29,7 +29,7 @@ import { ussdRoutes } from './routes/ussd.ts';
 import { vasRoutes } from './routes/vas.ts';
 import { virtualAccountRoutes } from './routes/virtual-accounts.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
-import { DASHBOARD_PATH, sessionCookies } from './session.ts';
+import { DASHBOARD_PATH, type SessionCookies, sessionCookies } from './session.ts';
 
 export interface DashboardOptions {
   readonly adminToken: string;
@@ -60,7 +60,47 @@ const OPEN_PATHS = new Set([
  * form.
  */
 export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app, options) => {
-  // The cookie key is derived from the admin token: a new admin token ends every session.
+  await registerCookiesAndCsrf(app, options);
+  const sessions = sessionCookies({
+    ttlSeconds: options.sessionTtlSeconds,
+    secure: options.secureCookies,
+    store: options.sessionStore,
+  });
+  app.decorateRequest('dashboardOperator', '');
+  app.setErrorHandler(errorPage);
+  app.addHook('onRequest', admitSignedInOperators(options.allowList, sessions));
+  // Every change is a POST carrying the CSRF token of this browser's secret.
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      await new Promise<void>((resolve, reject) => {
+        app.csrfProtection(request, reply, (error?: Error) =>
+          error === undefined ? resolve() : reject(error),
+        );
+      });
+    }
+  });
+
+  const tools = toolsFor({
+    app,
+    adminToken: options.adminToken,
+    sandbox: options.sandbox,
+    secureCookies: options.secureCookies,
+  });
+  await app.register(assetRoutes);
+  await app.register(loginRoutes, { ...options, sessions });
+  for (const routes of pageRoutes(options.sandbox)) {
+    await app.register(routes, { tools });
+  }
+};
+
+/**
+ * Signed cookies and CSRF tokens. The cookie key is derived from the admin token: a new admin
+ * token ends every session.
+ */
+async function registerCookiesAndCsrf(
+  app: FastifyInstance,
+  options: Pick<DashboardOptions, 'adminToken' | 'secureCookies'>,
+): Promise<void> {
   const cookieSecret = createHmac('sha256', options.adminToken)
     .update('openibs dashboard cookies v1')
     .digest('base64url');
@@ -82,15 +122,17 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app,
       return fromBody ?? (typeof header === 'string' ? header : undefined);
     },
   });
-  const sessions = sessionCookies({
-    ttlSeconds: options.sessionTtlSeconds,
-    secure: options.secureCookies,
-    store: options.sessionStore,
-  });
-  app.decorateRequest('dashboardOperator', '');
-  app.setErrorHandler(errorPage);
-  app.addHook('onRequest', async (request, reply) => {
-    if (options.allowList !== undefined && !allowed(options.allowList, request)) {
+}
+
+/**
+ * The gate every dashboard request passes: addresses off the allow-list find nothing (404),
+ * everything but sign-in and assets needs a session. A page load without one is sent to sign
+ * in; anything else answers 401, which stops a page's live refresh (assets/dashboard.js) rather
+ * than letting it follow a redirect and paste the sign-in page into the region.
+ */
+function admitSignedInOperators(allowList: BlockList | undefined, sessions: SessionCookies) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    if (allowList !== undefined && !allowed(allowList, request)) {
       return reply.callNotFound();
     }
     securityHeaders(reply);
@@ -105,27 +147,12 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app,
         : reply.status(401).type('text/plain; charset=utf-8').send('Sign in first.');
     }
     request.dashboardOperator = session.operator;
-  });
-  // Every change is a POST carrying the CSRF token of this browser's secret.
-  app.addHook('preHandler', async (request, reply) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      await new Promise<void>((resolve, reject) => {
-        app.csrfProtection(request, reply, (error?: Error) =>
-          error === undefined ? resolve() : reject(error),
-        );
-      });
-    }
-  });
+  };
+}
 
-  const tools = toolsFor({
-    app,
-    adminToken: options.adminToken,
-    sandbox: options.sandbox,
-    secureCookies: options.secureCookies,
-  });
-  await app.register(assetRoutes);
-  await app.register(loginRoutes, { ...options, sessions });
-  for (const routes of [
+/** The pages behind sign-in; the sandbox page only where the sandbox runs. */
+function pageRoutes(sandbox: boolean) {
+  return [
     overviewRoutes,
     clientListRoutes,
     clientRoutes,
@@ -142,13 +169,11 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app,
     webhookRoutes,
     ledgerRoutes,
     auditRoutes,
-    ...(options.sandbox ? [sandboxRoutes] : []),
-  ]) {
-    await app.register(routes, { tools });
-  }
-};
+    ...(sandbox ? [sandboxRoutes] : []),
+  ];
+}
 
-function securityHeaders(reply: import('fastify').FastifyReply): void {
+function securityHeaders(reply: FastifyReply): void {
   reply
     .header(
       'content-security-policy',

@@ -47,6 +47,36 @@ const CONNECTION_ERROR_REPORT_INTERVAL_MS = 30_000;
 const KEEPALIVE_INITIAL_DELAY_MS = 10_000;
 
 export function createPgDb(options: PgDbOptions): Db {
+  const pool = createPool(options);
+  return {
+    kind: 'postgres',
+    query: (sql, params) => runQuery(pool, sql, params),
+    async transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          return await runTransaction(pool, fn);
+        } catch (error) {
+          const retryable = RETRYABLE_SQLSTATES.has(sqlState(error) ?? '');
+          if (!retryable || attempt >= TRANSACTION_ATTEMPTS_MAX) {
+            throw error;
+          }
+        }
+      }
+    },
+    async exec(sql) {
+      await pool.query(sql);
+    },
+    close: () => pool.end(),
+    poolStats: () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      max: options.poolSize,
+    }),
+  };
+}
+
+function createPool(options: PgDbOptions): pg.Pool {
   // The connect timeout goes on the client only: on the pool it would also bound how long a
   // request may wait for a free connection, which is a different decision.
   const connectTimeoutMs = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
@@ -78,53 +108,21 @@ export function createPgDb(options: PgDbOptions): Db {
     client.on('error', reportConnectionError);
   });
   pool.on('error', () => undefined);
-
-  const query = async <Row>(
-    client: pg.Pool | pg.PoolClient,
-    sql: string,
-    params?: readonly SqlParam[],
-  ) => {
-    const result = await client.query({
-      name: statementName(sql),
-      text: sql,
-      values: params as unknown[] | undefined,
-    });
-    return result.rows as Row[];
-  };
-
-  return {
-    kind: 'postgres',
-    query: (sql, params) => query(pool, sql, params),
-    async transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-      for (let attempt = 1; ; attempt += 1) {
-        try {
-          return await runTransaction(pool, fn, query);
-        } catch (error) {
-          const retryable = RETRYABLE_SQLSTATES.has(sqlState(error) ?? '');
-          if (!retryable || attempt >= TRANSACTION_ATTEMPTS_MAX) {
-            throw error;
-          }
-        }
-      }
-    },
-    async exec(sql) {
-      await pool.query(sql);
-    },
-    close: () => pool.end(),
-    poolStats: () => ({
-      total: pool.totalCount,
-      idle: pool.idleCount,
-      waiting: pool.waitingCount,
-      max: options.poolSize,
-    }),
-  };
+  return pool;
 }
 
-type QueryFn = <Row>(
-  client: pg.PoolClient,
+async function runQuery<Row>(
+  client: pg.Pool | pg.PoolClient,
   sql: string,
   params?: readonly SqlParam[],
-) => Promise<Row[]>;
+): Promise<Row[]> {
+  const result = await client.query({
+    name: statementName(sql),
+    text: sql,
+    values: params as unknown[] | undefined,
+  });
+  return result.rows as Row[];
+}
 
 /**
  * One transaction on one pooled client. If the connection dies mid-way, PostgreSQL rolls the
@@ -133,13 +131,13 @@ type QueryFn = <Row>(
  * unknown to us: the error goes up (503) and nothing here retries it, so money movements are
  * only ever retried by the caller, under its paymentReference or Idempotency-Key.
  */
-async function runTransaction<T>(pool: pg.Pool, fn: (tx: Tx) => Promise<T>, query: QueryFn) {
+async function runTransaction<T>(pool: pg.Pool, fn: (tx: Tx) => Promise<T>) {
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
     await client.query('BEGIN');
     const tx: Tx = {
-      query: (sql, params) => query(client, sql, params),
+      query: (sql, params) => runQuery(client, sql, params),
       exec: async (sql) => {
         await client.query(sql);
       },

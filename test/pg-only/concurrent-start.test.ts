@@ -91,17 +91,14 @@ describe('migrations from instances starting together (PostgreSQL)', () => {
       await db.close();
     }
     const applied = theOneThatApplied(await migrateTogether(legacyUrl, source));
-    // The baseline is recorded, not run; only the migrations written after it run.
+    // Recorded as at the baseline, then brought on by the migrations after it, once.
     assert.deepEqual(
       applied.migrations,
       source.migrations.slice(1).map((migration) => migration.name),
     );
-    // Every function made again from its file (and those the legacy layout had whose file is
-    // gone dropped, which the run lists too: src/db/legacy-layout.test.ts names them).
-    assert.deepEqual(
-      source.functions.map((file) => file.name).filter((name) => !applied.functions.includes(name)),
-      [],
-    );
+    for (const file of source.functions) {
+      assert.ok(applied.functions.includes(file.name), `${file.name} made again from its file`);
+    }
   });
 });
 

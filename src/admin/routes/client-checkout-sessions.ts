@@ -18,8 +18,8 @@ export interface ClientCheckoutSessionsRouteOptions {
 
 /**
  * GET /admin/clients/:id/checkout-sessions: the client's checkout sessions, newest first, each
- * as the merchant's verify call shows it. Read as stored: listing completes nothing (the
- * completion worker does).
+ * as the merchant's verify call shows it. Read as stored: listing changes nothing (a payment
+ * completes its session as it lands).
  */
 export const clientCheckoutSessionsRoute: FastifyPluginAsyncTypebox<
   ClientCheckoutSessionsRouteOptions

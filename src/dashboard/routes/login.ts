@@ -23,68 +23,22 @@ const LOCAL_OPERATOR = 'local';
  * one-time link, sign-out. Each lands in the audit trail.
  */
 export const loginRoutes: FastifyPluginAsync<LoginRoutesOptions> = async (app, options) => {
-  const showSignIn = (reply: FastifyReply, status: number, error?: string) =>
-    reply
-      .status(status)
-      .type('text/html; charset=utf-8')
-      .send(signInPage({ csrf: reply.generateCsrf(), error }).value);
-  const audit = (request: FastifyRequest, actor: string, action: string, outcome: number) =>
-    options.auditLog.record({
-      actor,
-      action,
-      target: null,
-      outcome: String(outcome),
-      request,
-    });
+  const audit = auditSignIns(options.auditLog);
 
   app.get(`${DASHBOARD_PATH}/login`, { schema: { hide: true } }, async (_request, reply) =>
     showSignIn(reply, 200),
   );
 
-  app.post<{ Body: { adminToken?: unknown; operator?: unknown } }>(
+  app.post<{ Body: SignInBody }>(
     `${DASHBOARD_PATH}/login`,
     { schema: { hide: true } },
-    async (request, reply) => {
-      await options.signInFailures?.refuseIfLocked(request);
-      const presented = request.body?.adminToken;
-      const operator =
-        typeof request.body?.operator === 'string' ? request.body.operator.trim() : '';
-      if (!isOperatorLabel(operator)) {
-        return showSignIn(
-          reply,
-          400,
-          'Your name may hold letters, digits and . _ @ - (at most 64).',
-        );
-      }
-      if (typeof presented !== 'string' || !constantTimeEqual(presented, options.adminToken)) {
-        await audit(request, 'dashboard', 'dashboard.sign-in', 401);
-        await options.signInFailures?.countFailure(request);
-        return showSignIn(reply, 401, 'That is not the admin token.');
-      }
-      await audit(request, `operator:${operator}`, 'dashboard.sign-in', 200);
-      await options.sessions.open(reply, operator);
-      return reply.redirect(DASHBOARD_PATH, 303);
-    },
+    signInWithAdminToken(options, audit),
   );
 
   app.get<{ Params: { ticket: string } }>(
     `${DASHBOARD_PATH}/login/:ticket`,
     { schema: { hide: true } },
-    async (request, reply) => {
-      await options.signInFailures?.refuseIfLocked(request);
-      if (!options.loginLinks.redeem(request.params.ticket)) {
-        await audit(request, 'dashboard', 'dashboard.sign-in-link', 401);
-        await options.signInFailures?.countFailure(request);
-        return showSignIn(
-          reply,
-          401,
-          'This sign-in link was used already or has expired. Run `npx openibs dashboard` for a new one, or sign in with the admin token.',
-        );
-      }
-      await audit(request, `operator:${LOCAL_OPERATOR}`, 'dashboard.sign-in-link', 200);
-      await options.sessions.open(reply, LOCAL_OPERATOR);
-      return reply.redirect(DASHBOARD_PATH, 303);
-    },
+    signInWithLink(options, audit),
   );
 
   app.post(`${DASHBOARD_PATH}/logout`, { schema: { hide: true } }, async (request, reply) => {
@@ -93,3 +47,69 @@ export const loginRoutes: FastifyPluginAsync<LoginRoutesOptions> = async (app, o
     return reply.redirect(`${DASHBOARD_PATH}/login`, 303);
   });
 };
+
+interface SignInBody {
+  adminToken?: unknown;
+  operator?: unknown;
+}
+
+type AuditSignIn = (
+  request: FastifyRequest,
+  actor: string,
+  action: string,
+  outcome: number,
+) => Promise<void>;
+
+function auditSignIns(auditLog: AuditLog): AuditSignIn {
+  return (request, actor, action, outcome) =>
+    auditLog.record({ actor, action, target: null, outcome: String(outcome), request });
+}
+
+function showSignIn(reply: FastifyReply, status: number, error?: string) {
+  return reply
+    .status(status)
+    .type('text/html; charset=utf-8')
+    .send(signInPage({ csrf: reply.generateCsrf(), error }).value);
+}
+
+/** The form: the operator's name (the label the audit trail records) and the admin token. */
+function signInWithAdminToken(options: LoginRoutesOptions, audit: AuditSignIn) {
+  return async (request: FastifyRequest<{ Body: SignInBody }>, reply: FastifyReply) => {
+    await options.signInFailures?.refuseIfLocked(request);
+    const presented = request.body?.adminToken;
+    const operator = typeof request.body?.operator === 'string' ? request.body.operator.trim() : '';
+    if (!isOperatorLabel(operator)) {
+      return showSignIn(reply, 400, 'Your name may hold letters, digits and . _ @ - (at most 64).');
+    }
+    if (typeof presented !== 'string' || !constantTimeEqual(presented, options.adminToken)) {
+      await audit(request, 'dashboard', 'dashboard.sign-in', 401);
+      await options.signInFailures?.countFailure(request);
+      return showSignIn(reply, 401, 'That is not the admin token.');
+    }
+    await audit(request, `operator:${operator}`, 'dashboard.sign-in', 200);
+    await options.sessions.open(reply, operator);
+    return reply.redirect(DASHBOARD_PATH, 303);
+  };
+}
+
+/**
+ * The one-time link `npx openibs dashboard` prints; a spent or unknown ticket counts as a wrong
+ * token, so links cannot be guessed past the failure limit.
+ */
+function signInWithLink(options: LoginRoutesOptions, audit: AuditSignIn) {
+  return async (request: FastifyRequest<{ Params: { ticket: string } }>, reply: FastifyReply) => {
+    await options.signInFailures?.refuseIfLocked(request);
+    if (!options.loginLinks.redeem(request.params.ticket)) {
+      await audit(request, 'dashboard', 'dashboard.sign-in-link', 401);
+      await options.signInFailures?.countFailure(request);
+      return showSignIn(
+        reply,
+        401,
+        'This sign-in link was used already or has expired. Run `npx openibs dashboard` for a new one, or sign in with the admin token.',
+      );
+    }
+    await audit(request, `operator:${LOCAL_OPERATOR}`, 'dashboard.sign-in-link', 200);
+    await options.sessions.open(reply, LOCAL_OPERATOR);
+    return reply.redirect(DASHBOARD_PATH, 303);
+  };
+}

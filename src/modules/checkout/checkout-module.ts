@@ -4,13 +4,12 @@ import {
   type ModuleDescriptor,
   moduleRoutes,
   type RouteParts,
-  statusQueriesInServer,
 } from '../../http/module-descriptor.ts';
 import { destinationPolicy } from '../../webhooks/destination-guard.ts';
 import type { ClientNames } from '../accounts/index.ts';
 import { findBank } from '../transfers/index.ts';
 import type { UssdService } from '../ussd/index.ts';
-import { createCheckoutCompletionWorker } from './checkout-completion-worker.ts';
+import { CheckoutSessionClaimSchema } from './checkout-claim.ts';
 import { createCheckoutPageViews } from './checkout-page-views.ts';
 import {
   type CheckoutSandbox,
@@ -46,11 +45,6 @@ function createCheckoutServices(deps: CheckoutModuleDeps) {
     environment: config.ibsEnv,
     config: config.checkout,
     callbackPolicy: destinationPolicy(config),
-    // A payment can complete a session this long after it expired: the longest method's wait.
-    lookForPaymentsSeconds: Math.max(
-      config.checkout.bankTransferValidForSeconds,
-      config.ussd.referenceValidForSeconds + config.ussd.statusQueryGraceSeconds,
-    ),
   });
   return { checkoutService };
 }
@@ -81,6 +75,7 @@ function publicRouteOptions({ config, clock, services, limit }: RouteParts<Check
 
 export const checkoutModule = {
   name: 'checkout',
+  batch: { claims: [CheckoutSessionClaimSchema] },
   createServices: createCheckoutServices,
   routes: [
     moduleRoutes('public', checkoutPublicRoutes, publicRouteOptions),
@@ -93,22 +88,6 @@ export const checkoutModule = {
       checkoutService: services.checkoutService,
       auditLog: services.auditLog,
     })),
-  ],
-  workers: [
-    {
-      name: 'checkoutCompletions',
-      inServer: statusQueriesInServer,
-      // Sessions paid while no page watched them, so their event still goes out.
-      create: ({ config, clock, services, reporting }) =>
-        createCheckoutCompletionWorker({
-          checkout: services.checkoutService,
-          clock,
-          batchSize: config.transfers.statusQueryWorker.batchSize,
-          pollIntervalMs: config.transfers.statusQueryWorker.pollIntervalMs,
-          everySeconds: 10,
-          ...reporting,
-        }),
-    },
   ],
 } satisfies ModuleDescriptor<
   CheckoutServices,

@@ -1,6 +1,4 @@
-import { claimDue, type DueRows } from '../../db/claim-due.ts';
 import type { Queryable } from '../../db/db.ts';
-import type { DueClaim } from '../../shared/poll-loop.ts';
 import type {
   CheckoutChannel,
   CheckoutCustomer,
@@ -28,6 +26,7 @@ interface SessionRow {
   status: 'Pending' | 'Completed';
   virtual_account_id: string | null;
   ussd_reference: string | null;
+  ussd_reference_id: string | null;
   channel: CheckoutChannel | null;
   transfer_id: string | null;
   paid_kobo: bigint | null;
@@ -58,6 +57,7 @@ function toSession(row: SessionRow): CheckoutSession {
     status: row.status,
     virtualAccountId: row.virtual_account_id,
     ussdReference: row.ussd_reference,
+    ussdReferenceId: row.ussd_reference_id,
     payment:
       row.channel === null || row.transfer_id === null
         ? null
@@ -160,67 +160,49 @@ export async function listSessions(
   return { sessions: rows.map(toSession), total: Number(counts[0]?.total ?? 0n) };
 }
 
-/** Records the method the customer opened (the latest of its kind replaces the earlier). */
+/**
+ * Records the method the customer opened (the latest of its kind replaces the earlier), and
+ * answers whether the session was still Pending. It is recorded even when it was not (paid
+ * since it was looked at): a payment into it then finds the session, which refuses it.
+ */
 export async function recordMethod(
-  db: Queryable,
-  change: { id: string; virtualAccountId?: string; ussdReference?: string; now: Date },
-): Promise<void> {
-  await db.query(
-    `UPDATE checkout_sessions
-        SET virtual_account_id = coalesce($2, virtual_account_id),
-            ussd_reference = coalesce($3, ussd_reference), next_check_at = $4, updated_at = $4
-      WHERE id = $1 AND status = 'Pending'`,
-    [change.id, change.virtualAccountId ?? null, change.ussdReference ?? null, change.now],
-  );
-}
-
-/** Completes a Pending session with its payment; false when it was completed already. */
-export async function markCompleted(
   db: Queryable,
   change: {
     id: string;
-    channel: CheckoutChannel;
-    transferId: string;
-    paidKobo: bigint;
-    feesKobo: bigint;
-    paidAt: Date;
+    virtualAccountId?: string;
+    ussdReference?: { reference: string; id: string };
     now: Date;
   },
 ): Promise<boolean> {
-  const rows = await db.query(
+  const rows = await db.query<{ status: string }>(
     `UPDATE checkout_sessions
-        SET status = 'Completed', channel = $2, transfer_id = $3, paid_kobo = $4, fees_kobo = $5,
-            paid_at = $6, next_check_at = NULL, updated_at = $7
-      WHERE id = $1 AND status = 'Pending' RETURNING id`,
+        SET virtual_account_id = coalesce($2, virtual_account_id),
+            ussd_reference = coalesce($3, ussd_reference),
+            ussd_reference_id = coalesce($4, ussd_reference_id),
+            updated_at = CASE WHEN status = 'Pending' THEN $5 ELSE updated_at END
+      WHERE id = $1 RETURNING status`,
     [
       change.id,
-      change.channel,
-      change.transferId,
-      change.paidKobo,
-      change.feesKobo,
-      change.paidAt,
+      change.virtualAccountId ?? null,
+      change.ussdReference?.reference ?? null,
+      change.ussdReference?.id ?? null,
       change.now,
     ],
   );
-  return rows.length === 1;
+  return rows[0]?.status === 'Pending';
 }
 
-/** Open sessions wait for a look for their payment; $4 is `expiredBefore`. */
-const AWAITING_PAYMENT: DueRows = {
-  table: 'checkout_sessions',
-  dueColumn: 'next_check_at',
-  waiting: `status = 'Pending'`,
-  letGoWhen: 'expires_at < $4',
-};
-
 /**
- * Open sessions due a look for their payment, next looked at `claimSeconds` later (so other
- * workers skip them meanwhile); one that expired before `expiredBefore` is let go.
+ * The sessions that opened these methods (virtual account ids, USSD reference ids), whatever
+ * their status: what a payment to any of them completes, or is refused by.
  */
-export async function claimAwaitingPayment(
+export async function findByMethods(
   db: Queryable,
-  claim: DueClaim & { expiredBefore: Date },
+  methodIds: readonly string[],
 ): Promise<CheckoutSession[]> {
-  const rows = await claimDue<SessionRow>(db, AWAITING_PAYMENT, claim, [claim.expiredBefore]);
+  const rows = await db.query<SessionRow>(
+    `${SELECT} WHERE virtual_account_id = ANY($1::text[]) OR ussd_reference_id = ANY($1::text[])`,
+    [methodIds],
+  );
   return rows.map(toSession);
 }

@@ -7,13 +7,10 @@ import { requestFingerprint } from '../../idempotency/idempotency.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { isObjectId, newObjectId } from '../../shared/ids.ts';
 import type { Kobo } from '../../shared/money.ts';
-import type { DueClaim } from '../../shared/poll-loop.ts';
 import type { DestinationPolicy } from '../../webhooks/destination-guard.ts';
-import { enqueueEvent } from '../../webhooks/outbox.ts';
 import { checkDestination } from '../../webhooks/webhook-service.ts';
 import type { ClientNames } from '../accounts/index.ts';
 import { findSettlementAccount } from '../accounts/index.ts';
-import type { Transfer } from '../transfers/index.ts';
 import { findUssdBank, type UssdService } from '../ussd/index.ts';
 import type { VirtualAccountService } from '../virtual-accounts/index.ts';
 import * as repository from './checkout-repository.ts';
@@ -33,7 +30,6 @@ import {
   parseOrigin,
 } from './checkout-settings.ts';
 import * as settingsRepository from './checkout-settings-repository.ts';
-import { checkoutVerifyView } from './checkout-view.ts';
 
 /** The published Checkout.js config, less its functions, in kobo. */
 export interface CheckoutRequest {
@@ -73,24 +69,20 @@ export interface CheckoutServiceDeps {
   readonly findPublicClient: PublicClientLookup;
   readonly clientNames: ClientNames;
   /** Each method's module, which also says what it charges on a payment (fee and VAT). */
-  readonly virtualAccounts: Pick<
-    VirtualAccountService,
-    'create' | 'get' | 'payments' | 'remove' | 'collectionCharges'
-  >;
+  readonly virtualAccounts: Pick<VirtualAccountService, 'create' | 'get' | 'collectionCharges'>;
   readonly ussd: Pick<UssdService, 'create' | 'get' | 'collectionCharges'>;
   readonly callbackPolicy: DestinationPolicy;
   /** The client's webhook URL: a config's webhookUrl may always name it. */
   readonly webhookUrlOf: (clientId: string) => Promise<string | null>;
   readonly sandbox: CheckoutSandbox | undefined;
-  /** How long after a session expires its payment may still arrive (the longest method). */
-  readonly lookForPaymentsSeconds: number;
 }
 
 /**
  * Checkout sessions: opened from the merchant's page with only the public OAuth client id (so
  * they can only ever pay the client's own account), paid by a virtual account or a USSD
- * reference made for the session, completed when either is paid, and verified by the merchant's
- * server with its access token (the source of truth; the browser's word is not).
+ * reference made for the session, completed inside the payment that pays either
+ * (checkout-collections.ts), and verified by the merchant's server with its access token (the
+ * source of truth; the browser's word is not). Reading a session never changes it.
  */
 export function createCheckoutService(deps: CheckoutServiceDeps) {
   const { db, clock } = deps;
@@ -223,6 +215,7 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
       status: 'Pending',
       virtualAccountId: null,
       ussdReference: null,
+      ussdReferenceId: null,
       payment: null,
       expiresAt: new Date(now.getTime() + deps.config.sessionTtlSeconds * 1000),
       createdAt: now,
@@ -283,7 +276,7 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
       .digest('base64url');
   }
 
-  /** The session a page's token opens, brought up to date; anything else is unknown. */
+  /** The session a page's token opens, as stored; anything else is unknown. */
   async function forPage(sessionId: string, token: string): Promise<CheckoutSession> {
     const expected = Buffer.from(pageToken(sessionId));
     const given = Buffer.from(token);
@@ -298,7 +291,7 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     if (session === undefined) {
       throw recordNotFound();
     }
-    return refresh(session);
+    return session;
   }
 
   /** A session takes a payment while Pending and while no other session paid its order. */
@@ -346,11 +339,7 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
       requestFingerprint({ checkout: session.id, at: clock.now().toISOString() }),
       { quiet: true },
     );
-    await repository.recordMethod(db, {
-      id: session.id,
-      virtualAccountId: account.id,
-      now: clock.now(),
-    });
+    await recordMethod(session, { virtualAccountId: account.id });
     return { session, account };
   }
 
@@ -384,12 +373,24 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
         accountNumber: session.settlementAccountNumber,
       },
     });
-    await repository.recordMethod(db, {
-      id: session.id,
-      ussdReference: reference.reference,
-      now: clock.now(),
+    await recordMethod(session, {
+      ussdReference: { reference: reference.reference, id: reference.id },
     });
     return { session, reference, bank };
+  }
+
+  /**
+   * Links the method just made to its session, so its payment completes the session. A payment
+   * by the other method may have completed it since requireOpen: the method is linked all the
+   * same (checkout_session_pay then refuses a payment into it), and the customer told.
+   */
+  async function recordMethod(
+    session: CheckoutSession,
+    method: { virtualAccountId: string } | { ussdReference: { reference: string; id: string } },
+  ): Promise<void> {
+    if (!(await repository.recordMethod(db, { id: session.id, ...method, now: clock.now() }))) {
+      throw new AppError('CHECKOUT_CLOSED', 'The checkout session is completed.');
+    }
   }
 
   /** What the customer pays by this method, the fee added when they bear it. */
@@ -424,87 +425,7 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     return forPage(sessionId, token);
   }
 
-  /**
-   * Completes a Pending session whose virtual account or USSD reference was paid, in one
-   * transaction with its `checkout.payment` event (once: the update is guarded). A second
-   * method that was still open is closed, so the customer cannot pay twice by it.
-   */
-  async function refresh(session: CheckoutSession): Promise<CheckoutSession> {
-    if (session.status !== 'Pending') {
-      return session;
-    }
-    const paid = await findPayment(session);
-    if (paid === undefined) {
-      return session;
-    }
-    const now = clock.now();
-    const feesKobo = paid.transfer.feeKobo + paid.transfer.vatKobo + paid.transfer.stampDutyKobo;
-    const payment = {
-      channel: paid.channel,
-      transferId: paid.transfer.id,
-      paidKobo: paid.transfer.amountKobo,
-      feesKobo,
-      paidAt: paid.transfer.createdAt,
-    };
-    const completed: CheckoutSession = { ...session, status: 'Completed', payment, updatedAt: now };
-    await db.transaction(async (tx) => {
-      if (await repository.markCompleted(tx, { id: session.id, ...payment, now })) {
-        await enqueueEvent(tx, clock, {
-          clientId: session.clientId,
-          type: 'checkout.payment',
-          data: checkoutVerifyView(completed, deps.institutionCode, now),
-          callbackUrl: session.webhookUrl,
-        });
-      }
-    });
-    if (paid.channel === 'USSD' && session.virtualAccountId !== null) {
-      await removeVirtualAccount(session.clientId, session.virtualAccountId);
-    }
-    await closeOtherSessions(session);
-    return (await repository.findSession(db, session.id)) ?? completed;
-  }
-
-  /**
-   * The order is paid: the other sessions of its referenceCode take no new method (requireOpen)
-   * and their virtual accounts stop taking payments, so the customer cannot pay the order twice.
-   */
-  async function closeOtherSessions(paid: CheckoutSession): Promise<void> {
-    const others = await repository.findByReferenceCode(db, paid.clientId, paid.referenceCode);
-    for (const other of others) {
-      if (other.id !== paid.id && other.status === 'Pending' && other.virtualAccountId !== null) {
-        await removeVirtualAccount(other.clientId, other.virtualAccountId);
-      }
-    }
-  }
-
-  async function removeVirtualAccount(clientId: string, virtualAccountId: string): Promise<void> {
-    await deps.virtualAccounts
-      .remove({ clientId }, virtualAccountId)
-      .catch(ignoreUnknownRecord(undefined));
-  }
-
-  async function findPayment(
-    session: CheckoutSession,
-  ): Promise<{ channel: CheckoutChannel; transfer: Transfer } | undefined> {
-    const owner = { clientId: session.clientId };
-    if (session.virtualAccountId !== null) {
-      const [paid] = await deps.virtualAccounts
-        .payments(owner, session.virtualAccountId)
-        .catch(ignoreUnknownRecord([]));
-      if (paid !== undefined) {
-        return { channel: 'BANK_TRANSFER', transfer: paid.transfer };
-      }
-    }
-    if (session.ussdReference !== null) {
-      const { paidBy } = await deps.ussd.get(owner, session.ussdReference);
-      if (paidBy !== undefined) {
-        return { channel: 'USSD', transfer: paidBy };
-      }
-    }
-    return undefined;
-  }
-
-  /** The merchant's server asks: the session by its referenceCode, brought up to date. */
+  /** The merchant's server asks: the session of its referenceCode, as stored. */
   async function verify(
     principal: Pick<Principal, 'clientId'>,
     referenceCode: string,
@@ -513,16 +434,11 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     if (sessions.length === 0) {
       throw recordNotFound();
     }
-    // Each open session may have been paid since: bring them all up to date, then answer the
-    // first one paid, else the newest (several exist only when configs differed).
-    const current = await Promise.all(sessions.map((session) => refresh(session)));
-    return pickForVerify(current);
+    // The one paid, else the newest (several exist only when configs differed).
+    return pickForVerify(sessions);
   }
 
-  /**
-   * Operator use: a page of the client's sessions, newest first, as stored (the completion
-   * worker and verify bring them up to date; reading a list changes nothing).
-   */
+  /** Operator use: a page of the client's sessions, newest first, as stored. */
   function list(
     owner: Pick<Principal, 'clientId'>,
     filter: { status?: CheckoutStatus; page: number; limit: number },
@@ -533,19 +449,6 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
       now: clock.now(),
       offset: filter.page * filter.limit,
       limit: filter.limit,
-    });
-  }
-
-  /**
-   * The completion worker's claim: open sessions due a look for their payment (each then
-   * completed by `completeIfPaid`).
-   */
-  function claimAwaitingPayment(due: DueClaim): Promise<CheckoutSession[]> {
-    return repository.claimAwaitingPayment(db, {
-      ...due,
-      // A payment can complete a session this long after it expired (a method opened at its
-      // last moment, or a lost USSD notice found late): look that long, then stop.
-      expiredBefore: new Date(due.now.getTime() - deps.lookForPaymentsSeconds * 1000),
     });
   }
 
@@ -561,25 +464,10 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     simulate,
     verify,
     list,
-    claimAwaitingPayment,
-    completeIfPaid: refresh,
   };
 }
 
 export type CheckoutService = ReturnType<typeof createCheckoutService>;
-
-/**
- * The session's virtual account may be gone (its owner deleted it through the API): that is
- * "no payment there". Anything else (the database away) is the caller's error, not a silence.
- */
-function ignoreUnknownRecord<T>(fallback: T) {
-  return (error: unknown): T => {
-    if (error instanceof AppError && error.code === 'RECORD_NOT_FOUND') {
-      return fallback;
-    }
-    throw error;
-  };
-}
 
 /** The first session paid, else the newest opened. */
 function pickForVerify(sessions: readonly CheckoutSession[]): CheckoutSession {

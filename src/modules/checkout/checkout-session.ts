@@ -32,7 +32,9 @@ export interface CheckoutSession {
   readonly origin: string | null;
   readonly status: 'Pending' | 'Completed';
   readonly virtualAccountId: string | null;
+  /** The USSD reference's digits (what the page shows), and its id (what a payment names). */
   readonly ussdReference: string | null;
+  readonly ussdReferenceId: string | null;
   readonly payment: CheckoutPayment | null;
   readonly expiresAt: Date;
   readonly createdAt: Date;

@@ -5,6 +5,7 @@
  */
 
 /** What the wiring builds and registers of this module (docs/architecture.md). */
+export { createCheckoutCollections } from './checkout-collections.ts';
 export { checkoutModule } from './checkout-module.ts';
 export {
   CheckoutSettingsBody,

@@ -4,6 +4,7 @@ import {
   moduleRoutes,
   type RouteParts,
 } from '../../http/module-descriptor.ts';
+import { identityCharge } from './identity-batch.ts';
 import { createIdentityService } from './identity-service.ts';
 import { randomOtp, SANDBOX_OTP } from './otp.ts';
 import type { IdentityBureau } from './providers/identity-bureau.ts';
@@ -35,6 +36,7 @@ type IdentityServices = ReturnType<typeof createIdentityServices>;
 
 export const identityModule = {
   name: 'identity',
+  batch: { kinds: [identityCharge] },
   createServices: createIdentityServices,
   routes: [
     moduleRoutes('api', identityRoutes, ({ services }: RouteParts<IdentityServices>) => ({

@@ -2,12 +2,16 @@ import type { Principal } from '../../auth/principal.ts';
 import type { IdentityConfig } from '../../config/identity-config.ts';
 import type { Db } from '../../db/db.ts';
 import { AppError, recordNotFound } from '../../errors/app-error.ts';
+import { throwIfRefusedOrFailed } from '../../errors/batch-items.ts';
 import type { ErrorCode } from '../../errors/error-codes.ts';
+import { callBatch } from '../../ledger/batch.ts';
 import { type Charges, chargePostings, feeWithVat } from '../../ledger/charges.ts';
-import * as ledger from '../../ledger/ledger-service.ts';
+import { journalJson } from '../../ledger/ledger-service.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { isObjectId, newObjectId } from '../../shared/ids.ts';
+import { invariant } from '../../shared/invariant.ts';
 import { findAccountsOpenedWith, findOwnActiveAccount } from '../accounts/index.ts';
+import { identityCharge } from './identity-batch.ts';
 import { otpDigest, otpMatches } from './otp.ts';
 import type {
   CreditBureau,
@@ -25,10 +29,10 @@ import {
 import {
   findClientVerification,
   findPendingVerificationByNumber,
-  insertVerification,
   listClientVerifications,
   recordOtpAttempt,
   replaceOtp,
+  verificationRowJson,
 } from './verification-repository.ts';
 
 export interface IdentityServiceDeps {
@@ -96,24 +100,30 @@ export function createIdentityService(deps: IdentityServiceDeps) {
       updatedAt: now,
       verifiedAt: challenge === undefined ? now : null,
     };
-    await deps.db.transaction(async (tx) => {
-      const journalId = feeKobo > 0n ? newObjectId(deps.clock) : null;
-      if (journalId !== null) {
-        await ledger.post(tx, {
-          id: journalId,
-          kind: 'fee',
-          narration: `${request.type} verification fee`,
-          reference: id,
-          createdAt: now,
-          postings: chargePostings(account.id, {
-            feeKobo,
-            vatKobo,
-            vatNarration: `VAT on ${request.type} verification fee`,
-          }),
-        });
-      }
-      await insertVerification(tx, { ...verification, journalId });
-    });
+    const journalId = feeKobo > 0n ? newObjectId(deps.clock) : null;
+    const [charged] = await callBatch(deps.db, identityCharge, [
+      {
+        verification: verificationRowJson({ ...verification, journalId }),
+        ...(journalId === null
+          ? {}
+          : {
+              journal: journalJson({
+                id: journalId,
+                kind: 'fee',
+                narration: `${request.type} verification fee`,
+                reference: id,
+                createdAt: now,
+                postings: chargePostings(account.id, {
+                  feeKobo,
+                  vatKobo,
+                  vatNarration: `VAT on ${request.type} verification fee`,
+                }),
+              }),
+            }),
+      },
+    ]);
+    invariant(charged !== undefined, 'one verification, one answer');
+    throwIfRefusedOrFailed(charged, 'identity');
     return verification;
   }
 

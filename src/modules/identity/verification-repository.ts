@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/db.ts';
+import type { VerificationRowJson } from './identity-batch.ts';
 import type { CreditBureau, IdentityRecord, IdentityType } from './providers/identity-bureau.ts';
 import type { Verification, VerificationStatus } from './verification.ts';
 
@@ -25,38 +26,35 @@ interface VerificationRow {
 
 const SELECT_VERIFICATION = 'SELECT v.* FROM identity_verifications v';
 
-export async function insertVerification(
-  db: Queryable,
+/**
+ * A new verification as a row of `identity_verifications` in JSON, for identity_charge_one,
+ * which inserts it with jsonb_populate_record (VerificationRowSchema names the columns).
+ */
+export function verificationRowJson(
   verification: Verification & { journalId: string | null },
-): Promise<void> {
-  await db.query(
-    `INSERT INTO identity_verifications (id, client_id, type, number, provider, verifier_id,
-        debit_account_id, debit_account_number, fee_kobo, vat_kobo, journal_id, status, record,
-        otp_digest, otp_expires_at, otp_attempts, created_at, updated_at, verified_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18,
-        $19)`,
-    [
-      verification.id,
-      verification.clientId,
-      verification.type,
-      verification.number,
-      verification.provider,
-      verification.verifierId,
-      verification.debitAccountId,
-      verification.debitAccountNumber,
-      verification.feeKobo,
-      verification.vatKobo,
-      verification.journalId,
-      verification.status,
-      recordToJson(verification.record),
-      verification.otpDigest,
-      verification.otpExpiresAt,
-      verification.otpAttempts,
-      verification.createdAt,
-      verification.updatedAt,
-      verification.verifiedAt,
-    ],
-  );
+): VerificationRowJson {
+  const iso = (at: Date | null) => at?.toISOString() ?? null;
+  return {
+    id: verification.id,
+    client_id: verification.clientId,
+    type: verification.type,
+    number: verification.number,
+    provider: verification.provider,
+    verifier_id: verification.verifierId,
+    debit_account_id: verification.debitAccountId,
+    debit_account_number: verification.debitAccountNumber,
+    fee_kobo: verification.feeKobo.toString(),
+    vat_kobo: verification.vatKobo.toString(),
+    journal_id: verification.journalId,
+    status: verification.status,
+    record: JSON.parse(recordToJson(verification.record)),
+    otp_digest: verification.otpDigest,
+    otp_expires_at: iso(verification.otpExpiresAt),
+    otp_attempts: verification.otpAttempts,
+    created_at: verification.createdAt.toISOString(),
+    updated_at: verification.updatedAt.toISOString(),
+    verified_at: iso(verification.verifiedAt),
+  };
 }
 
 /** A client's verification; another client's id answers nothing, as an unknown one does. */

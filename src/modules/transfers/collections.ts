@@ -32,17 +32,26 @@ export interface CollectionAccount {
   claims(payment: CollectionPayment): Claim[];
   /** The settlement account's statement line for the payment (its Inwards row). */
   narration(payment: Transfer): string;
-  /** The owner's webhooks for an accepted payment (the settlement account's Inwards row). */
+  /**
+   * The owner's webhooks for an accepted payment (the settlement account's Inwards row), sent
+   * beside the `transfer` event every credit to an account gets.
+   */
   paymentEvents(payment: Transfer): OutboxEvent[];
 }
 
-/** A payment as a collection's owner judges it. */
+/** A payment as a collection's owner judges it: its Inwards row, and when it was received. */
 export interface CollectionPayment {
   readonly id: string;
   readonly sessionId: string;
   readonly amountKobo: Kobo;
+  /** What the bank takes from it (asCollectionPayment): what a checkout reports as its fees. */
+  readonly feeKobo: Kobo;
+  readonly vatKobo: Kobo;
+  readonly stampDutyKobo: Kobo;
   /** When the bank received it: what an expiry is judged by. */
   readonly receivedAt: Date;
+  /** When it landed (the transfer's time). */
+  readonly createdAt: Date;
 }
 
 export interface Collections {
@@ -56,7 +65,13 @@ export interface Collections {
 /** No collection accounts (a deployment or test without the virtual accounts module). */
 export const NO_COLLECTIONS: Collections = { findByNumbers: async () => new Map() };
 
-/** The payment's row: the settlement account's Inwards transfer, named for the collection account. */
+/**
+ * The payment's row: the settlement account's Inwards transfer, named for the collection account.
+ * Its `paymentReference` is the session id, as for every credit from another bank, also when a
+ * client of ours paid it (whose own reference stays on their Outwards transfer): clients
+ * de-duplicate a collection's payments on it, so it must be one per payment, and two payers
+ * choosing the same reference must not collide (docs/virtual-accounts.md, "Events").
+ */
 export function asCollectionPayment(
   transfer: Transfer,
   collection: CollectionAccount,
@@ -65,6 +80,7 @@ export function asCollectionPayment(
   const charges = collection.charges(transfer.amountKobo);
   return {
     ...transfer,
+    paymentReference: transfer.sessionId,
     clientId: collection.settlementAccount.clientId,
     accountId: collection.settlementAccount.id,
     credit: {

@@ -572,8 +572,9 @@ export async function holdAndBalanceProblems(db: Db): Promise<string[]> {
 
 /**
  * The outbox holds exactly the events the money movements owe, once each: a `transfer` event per
- * intra-bank side, per settled NIP transfer and per plain inbound credit; a
- * `virtualAccount.transfer` per virtual-account payment; a `ussd.payment` per paid reference
+ * intra-bank side, per settled NIP transfer and per inbound credit (a virtual account's or USSD
+ * reference's payment included); a `virtualAccount.transfer` per virtual-account payment (beside
+ * its settlement credit's `transfer`); a `ussd.payment` per paid reference
  * (twice when the client's URL differs from its callbackUrl); a `vas.transaction` per purchase
  * that a status query settled (twice with a statusUrl). A background item handled twice would
  * show as a second event.
@@ -583,9 +584,7 @@ export async function eventProblems(db: Db): Promise<string[]> {
     `WITH expected AS (
        SELECT 'transfer' AS type, t.id AS key, 1 AS n FROM transfers t
         WHERE (t.type = 'Outwards' AND (t.credit_bank_code = $1 OR t.status <> 'Processing'))
-           OR (t.type = 'Inwards'
-               AND NOT EXISTS (SELECT 1 FROM virtual_account_payments v WHERE v.transfer_id = t.id)
-               AND NOT EXISTS (SELECT 1 FROM ussd_references u WHERE u.transfer_id = t.id))
+           OR t.type = 'Inwards'
        UNION ALL
        SELECT 'virtualAccount.transfer', v.transfer_id, 1 FROM virtual_account_payments v
        UNION ALL

@@ -11,7 +11,6 @@ import {
   rsaKeyPair,
 } from '../../../../test/factories.ts';
 import { describeAuthGuards, useRouteContext } from '../../../../test/shared-route-tests.ts';
-import { createCheckoutCompletionWorker } from '../checkout-completion-worker.ts';
 
 describe('GET /checkout/:referenceCode/verify', () => {
   const context = useRouteContext();
@@ -51,14 +50,6 @@ describe('GET /checkout/:referenceCode/verify', () => {
       }[]
     ).filter((delivery) => delivery.payload.data.referenceCode === referenceCode);
   };
-  const runWorker = () =>
-    createCheckoutCompletionWorker({
-      checkout: context().testApp.services.checkoutService,
-      clock: context().testApp.clock,
-      batchSize: 50,
-      pollIntervalMs: 1000,
-      everySeconds: 10,
-    }).runOnce();
 
   describe('200: how the payment stands', () => {
     it('Pending before payment, with the session as the merchant configured it', async () => {
@@ -205,69 +196,37 @@ describe('GET /checkout/:referenceCode/verify', () => {
       return { session, payment: payment.json().data };
     };
 
-    it('is found by verify (read through), with exactly one checkout.payment event', async () => {
+    it('is answered as the payment left it, with the one checkout.payment event it queued', async () => {
       const { session, payment } = await paidDirectly(1200);
-      assert.equal((await events(session.referenceCode)).length, 0, 'nobody looked yet');
+      const sent = await events(session.referenceCode);
+      assert.equal(sent.length, 1, 'queued by the payment, before anybody looked');
       const verified = await verify(session.referenceCode);
       assert.equal(verified.status, 'Completed');
       assert.equal(verified.channel, 'BANK_TRANSFER');
       assert.equal(verified.amountPaid, 1200);
       assert.equal(verified.transactionId, payment._id);
-      // Neither reading it again nor the worker sends it a second time.
+      assert.deepEqual(sent[0]?.payload.data, verified);
+      // Reading it again sends nothing more.
       assert.deepEqual(await verify(session.referenceCode), verified);
-      await runWorker();
-      const sent = await events(session.referenceCode);
-      assert.equal(sent.length, 1);
-      assert.deepEqual(sent[0]?.payload.data, verified);
-    });
-
-    it('is found by the completion worker, with exactly one checkout.payment event', async () => {
-      const { session, payment } = await paidDirectly(1300);
-      const before = await events(session.referenceCode);
-      assert.equal(before.length, 0);
-      assert.ok((await runWorker()) >= 1, 'the worker looked at the session');
-      const sent = await events(session.referenceCode);
-      assert.equal(sent.length, 1);
-      assert.equal(sent[0]?.payload.data.transactionId, payment._id);
-      assert.equal((await call(session, '')).json().data.status, 'Completed');
-      const verified = await verify(session.referenceCode);
-      assert.deepEqual(sent[0]?.payload.data, verified);
-      await runWorker();
       assert.equal((await events(session.referenceCode)).length, 1);
     });
 
-    it('is found by the worker for a USSD reference dialled straight at the bank', async () => {
+    it('is completed by a USSD reference dialled straight at the bank the same way', async () => {
       const session = await open({ amount: 1400 });
       const chosen = await call(session, '/ussd', { ussdBankCode: '737' });
       assert.equal(chosen.statusCode, 200, chosen.body);
       const dialled = await dialUssd(context().testApp.app, chosen.json().data.reference);
       assert.equal(dialled.json().data.outcome, 'paid', dialled.body);
-      await runWorker();
       const sent = await events(session.referenceCode);
       assert.equal(sent.length, 1);
       assert.equal(sent[0]?.payload.data.channel, 'USSD');
-    });
-
-    it('is completed once when verify, the page and the worker all find it at the same time', async () => {
-      const { session } = await paidDirectly(1250);
-      const answers = await Promise.all([
-        verify(session.referenceCode),
-        verify(session.referenceCode),
-        call(session, ''),
-        call(session, ''),
-        runWorker(),
-        verify(session.referenceCode),
-      ]);
-      assert.equal(answers.length, 6);
-      assert.equal((await verify(session.referenceCode)).status, 'Completed');
-      assert.equal((await events(session.referenceCode)).length, 1);
+      assert.deepEqual(sent[0]?.payload.data, await verify(session.referenceCode));
     });
 
     it('leaves alone a session with no method opened, or none paid', async () => {
       const untouched = await open();
       const unpaid = await open();
       assert.equal((await call(unpaid, '/bank-transfer')).statusCode, 200);
-      await runWorker();
       for (const session of [untouched, unpaid]) {
         assert.equal((await verify(session.referenceCode)).status, 'Pending');
         assert.equal((await events(session.referenceCode)).length, 0);
@@ -285,7 +244,6 @@ describe('GET /checkout/:referenceCode/verify', () => {
         assert.equal((await call(session, '')).json().data.status, 'Expired');
         const payment = await payVirtualAccount(testApp.app, account.accountNumber, 1600);
         assert.equal(payment.statusCode, 201, payment.body);
-        await runWorker();
         assert.equal((await call(session, '')).json().data.status, 'Completed');
       } finally {
         testApp.clock.set(restore);

@@ -102,17 +102,17 @@ export function createInboundCreditService(deps: InboundCreditDeps) {
       createdAt: transfer.createdAt,
       postings: creditPostings(transfer),
     });
-    const events =
-      collection === undefined
-        ? [
-            {
-              clientId: transfer.clientId,
-              type: 'transfer' as const,
-              data: transferView(transfer),
-              callbackUrl: account.callbackUrl,
-            },
-          ]
-        : collection.paymentEvents(transfer);
+    // Every credit to an account tells its owner with a `transfer` event (to the account's
+    // callbackUrl, or the client's webhook URL); a collection's payment adds its owner's events.
+    const events = [
+      {
+        clientId: transfer.clientId,
+        type: 'transfer' as const,
+        data: transferView(transfer),
+        callbackUrl: account.callbackUrl,
+      },
+      ...(collection === undefined ? [] : collection.paymentEvents(transfer)),
+    ];
     const sweep = await sweepOf(account);
     const result = await credits.submit({
       sql: {

@@ -287,8 +287,9 @@ type BaseItem = Pick<
 
 /**
  * An intra-bank placement: both rows, the journal that moves the money at once, a `transfer`
- * event per side (a collection's own events instead of the credited side's), the collection's
- * claims, the saved beneficiary and the credited account's auto-sweep.
+ * event per side (for a payment into a collection, the credited side's is its settlement
+ * account's, and the collection's own events follow), the collection's claims, the saved
+ * beneficiary and the credited account's auto-sweep.
  */
 function intraBankItem(
   deps: PlacementDeps,
@@ -315,12 +316,10 @@ function intraBankItem(
     outward: transferRowJson(outward, parts.extras),
     inward: transferRowJson(inward),
     journal: journalJson(intraBankJournal(deps.clock, { ...sides, collection })),
-    events: outboxEventsJson(
-      deps.clock,
-      collection === undefined
-        ? events
-        : [events[0] as (typeof events)[number], ...collection.paymentEvents(inward)],
-    ),
+    events: outboxEventsJson(deps.clock, [
+      ...events,
+      ...(collection === undefined ? [] : collection.paymentEvents(inward)),
+    ]),
     ...(collection === undefined
       ? {}
       : { claims: collection.claims({ ...inward, receivedAt: parts.now }) }),

@@ -155,24 +155,52 @@ describe('paying a USSD reference', () => {
   });
 
   describe('the ussd.payment webhook', () => {
-    it('goes to the callbackUrl with the paid reference, and sends no transfer event', async () => {
+    it('goes to the callbackUrl with the paid reference', async () => {
       const reference = await newReference('750');
-      const dialled = await dial(reference.reference);
+      await dial(reference.reference);
       const deliveries = await deliveriesFor(reference.reference);
       assert.equal(deliveries.length, 1);
       const [delivery] = deliveries;
       assert.equal(delivery?.callbackUrl, 'https://merchant.example.com/hooks/ussd');
       assert.equal(delivery?.payload.type, 'ussd.payment');
       assert.deepEqual(delivery?.payload.data, await get(reference.reference));
-      const transfers = await context().testApp.app.inject({
+    });
+
+    it('comes with one transfer event for the settlement credit, which /transfers/status answers', async () => {
+      const { testApp, headers, ownAccountId, ownAccountNumber } = context();
+      const reference = await newReference('760');
+      const dialled = await dial(reference.reference);
+      const { transferId, sessionId } = dialled.reference.payment;
+      const transfers = await testApp.app.inject({
         method: 'GET',
         url: '/webhooks/deliveries?type=transfer&limit=100',
-        headers: context().headers,
+        headers,
       });
-      const ids = transfers
-        .json()
-        .data.map((item: { payload: { data: { _id: string } } }) => item.payload.data._id);
-      assert.ok(!ids.includes(dialled.reference.payment.transferId));
+      const credits = (
+        transfers.json().data as {
+          callbackUrl: string | null;
+          payload: { data: Record<string, unknown> };
+        }[]
+      ).filter((item) => item.payload.data._id === transferId);
+      assert.equal(credits.length, 1, transfers.body);
+      const [credit] = credits;
+      assert.equal(credit?.callbackUrl, null, "the settlement account has none: the client's URL");
+      assert.equal(credit?.payload.data.account, ownAccountId);
+      assert.equal(credit?.payload.data.type, 'Inwards');
+      assert.equal(credit?.payload.data.creditAccountNumber, ownAccountNumber);
+      assert.equal(credit?.payload.data.paymentReference, sessionId);
+      assert.deepEqual(
+        [credit?.payload.data.amount, credit?.payload.data.fees, credit?.payload.data.vat],
+        [760, 3.8, 0.29],
+      );
+      const status = await testApp.app.inject({
+        method: 'POST',
+        url: '/transfers/status',
+        headers,
+        payload: { sessionId },
+      });
+      assert.equal(status.statusCode, 200, status.body);
+      assert.deepEqual(status.json().data, credit?.payload.data);
     });
 
     it("goes to the client's webhook URL as well when one is set, once when it is the same", async () => {
