@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { adminHeaders, sandboxCredit, sendTransfer } from '../../../test/factories.ts';
-import { buildTestApp } from '../../../test/harness.ts';
 import {
   assertLedgerInvariants,
   entryCount,
@@ -9,6 +8,7 @@ import {
   statementLinesOf,
   transferEvents,
 } from '../../../test/nip-returns.ts';
+import { inProduction } from '../../../test/sandbox-controls.ts';
 import { describeAdminAuthGuards, useRouteContext } from '../../../test/shared-route-tests.ts';
 import { isNipSimulator } from '../../rails/nip/nip-simulator.ts';
 
@@ -173,26 +173,15 @@ describe('POST /admin/sandbox/nip/returns', () => {
 
   describe('403: sandbox only', () => {
     it('is refused outside sandbox', async () => {
-      const production = await buildTestApp({
-        IBS_ENV: 'production',
-        DATABASE_URL: 'postgres://unused.invalid/db',
-        ADMIN_TOKEN: 'test-admin-token-0123456789abcdefghijklmnop',
-        TOKEN_SIGNING_SECRET: 'test-signing-secret-0123456789abcdefghijklmnop',
-        PUBLIC_BASE_URL: 'https://bank.example',
-        INSTITUTION_CODE: '090286',
-      });
-      try {
-        const response = await production.app.inject({
+      const [response] = await inProduction([
+        {
           method: 'POST',
           url: '/admin/sandbox/nip/returns',
-          headers: adminHeaders,
           payload: { sessionId: '0'.repeat(30) },
-        });
-        assert.equal(response.statusCode, 403);
-        assert.equal(response.json().code, 'SANDBOX_ONLY');
-      } finally {
-        await production.close();
-      }
+        },
+      ]);
+      assert.equal(response?.statusCode, 403);
+      assert.equal(response?.json().code, 'SANDBOX_ONLY');
     });
   });
 
