@@ -6,7 +6,8 @@ import { buildTestApp, TEST_SECRETS, type TestApp } from '../../test/harness.ts'
 import { createCliContext } from './cli-context.ts';
 import { COMMANDS } from './commands.ts';
 
-describe('npx openibs sandbox:clock', () => {
+/** A test app listening on a port of its own, for the CLI to call over HTTP. */
+function useListeningApp(): { app: () => TestApp; url: () => string } {
   let testApp: TestApp;
   let url: string;
   before(async () => {
@@ -15,17 +16,27 @@ describe('npx openibs sandbox:clock', () => {
     url = `http://127.0.0.1:${(testApp.app.server.address() as AddressInfo).port}`;
   });
   after(() => testApp?.close());
+  return { app: () => testApp, url: () => url };
+}
 
+/** Runs a command against `url` with the admin token, as `npx openibs` would. */
+function runCommand<Answer>(name: string, url: string, args: string[]): Promise<Answer> {
+  return COMMANDS[name]?.run(
+    createCliContext([name, '--url', url, '--admin-token', TEST_SECRETS.adminToken, ...args], {}),
+  ) as Promise<Answer>;
+}
+
+describe('npx openibs sandbox:clock', () => {
+  const { app, url } = useListeningApp();
   const run = (...args: string[]) =>
-    COMMANDS['sandbox:clock']?.run(
-      createCliContext(
-        ['sandbox:clock', '--url', url, '--admin-token', TEST_SECRETS.adminToken, ...args],
-        {},
-      ),
-    ) as Promise<{ now: string; offsetSeconds: number; frozen: boolean }>;
+    runCommand<{ now: string; offsetSeconds: number; frozen: boolean }>(
+      'sandbox:clock',
+      url(),
+      args,
+    );
 
   it('prints the clock, moves it forward, freezes and unfreezes it', async () => {
-    const start = testApp.clock.now().getTime();
+    const start = app().clock.now().getTime();
     assert.equal((await run()).now, new Date(start).toISOString());
     const moved = await run('--advance', 'PT2H');
     assert.equal(moved.now, new Date(start + 7_200_000).toISOString());
@@ -40,27 +51,18 @@ describe('npx openibs sandbox:clock', () => {
 });
 
 describe('npx openibs sandbox:return', () => {
-  let testApp: TestApp;
-  let url: string;
-  before(async () => {
-    testApp = await buildTestApp();
-    await testApp.app.listen({ host: '127.0.0.1', port: 0 });
-    url = `http://127.0.0.1:${(testApp.app.server.address() as AddressInfo).port}`;
-  });
-  after(() => testApp?.close());
-
+  const { app, url } = useListeningApp();
   const run = (...args: string[]) =>
-    COMMANDS['sandbox:return']?.run(
-      createCliContext(
-        ['sandbox:return', '--url', url, '--admin-token', TEST_SECRETS.adminToken, ...args],
-        {},
-      ),
-    ) as Promise<{ status: string; isReversed: boolean; sessionId: string }>;
+    runCommand<{ status: string; isReversed: boolean; sessionId: string }>(
+      'sandbox:return',
+      url(),
+      args,
+    );
 
   it('returns a Completed NIP transfer with the reason given, and refuses it twice', async () => {
-    const { client, headers } = await signedInClient(testApp);
-    await sandboxCredit(testApp.app, client.mainAccountNumber, 1_000);
-    const sent = await sendTransfer(testApp.app, headers, {
+    const { client, headers } = await signedInClient(app());
+    await sandboxCredit(app().app, client.mainAccountNumber, 1_000);
+    const sent = await sendTransfer(app().app, headers, {
       debitAccountNumber: client.mainAccountNumber,
       amount: 100,
     });

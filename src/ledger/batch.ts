@@ -61,6 +61,7 @@ export const KoboText = Type.String({ pattern: '^-?[0-9]+$' });
 /** Times cross in ISO 8601. */
 export const TimeText = Type.String({ format: 'date-time' });
 export const NullableText = Type.Union([Type.String(), Type.Null()]);
+export const NullableTime = Type.Union([TimeText, Type.Null()]);
 
 /** A journal as ledger_post_json takes it (journalJson in ledger-service.ts). */
 export const JournalItemSchema = Type.Object({

@@ -4,6 +4,7 @@ import {
   JournalItemSchema,
   KoboText,
   NullableText,
+  NullableTime,
   TimeText,
 } from '../../ledger/batch.ts';
 
@@ -13,8 +14,6 @@ import {
  * moves money like every other movement: under the batch's locks, refused alone when the
  * account cannot pay or is no longer Active.
  */
-
-const NullableTime = Type.Union([TimeText, Type.Null()]);
 
 /** A new row of `identity_verifications`, keyed by column (verificationRowJson). */
 export const VerificationRowSchema = Type.Object({

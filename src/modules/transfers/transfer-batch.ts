@@ -6,6 +6,7 @@ import {
   JournalItemSchema,
   KoboText,
   NullableText,
+  NullableTime,
   TimeText,
 } from '../../ledger/batch.ts';
 import { OutboxEventItemSchema } from '../../webhooks/outbox.ts';
@@ -19,8 +20,6 @@ import { BeneficiaryToSaveSchema } from '../beneficiaries/index.ts';
  * sql/transfer_receive_one.sql, a NIP transfer the beneficiary bank sent back →
  * sql/transfer_return_one.sql; each kind's lock keys come from sql/<kind>_locks.sql.
  */
-
-const NullableTime = Type.Union([TimeText, Type.Null()]);
 
 /**
  * A new row of `transfers`, keyed by column (transferRowJson): the SQL inserts it whole with

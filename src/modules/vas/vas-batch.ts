@@ -5,6 +5,7 @@ import {
   JournalItemSchema,
   KoboText,
   NullableText,
+  NullableTime,
   TimeText,
 } from '../../ledger/batch.ts';
 import { OutboxEventItemSchema } from '../../webhooks/outbox.ts';
@@ -13,8 +14,6 @@ import { OutboxEventItemSchema } from '../../webhooks/outbox.ts';
  * The VAS module's side of the batch contract (ledger/batch.ts): a purchase's placement
  * (sql/vas_place_one.sql) and the biller's answer applied to it (sql/vas_settle_one.sql).
  */
-
-const NullableTime = Type.Union([TimeText, Type.Null()]);
 
 /** A new row of `vas_purchases`, keyed by column (purchaseRowJson). */
 export const PurchaseRowSchema = Type.Object({

@@ -11,6 +11,12 @@ import type {
 /** Bounded so a misconfigured sandbox cannot keep a return waiting for hours. */
 export const MAX_RETURN_AFTER_MS = 3_600_000;
 
+/**
+ * The most scripted returns waiting on a timer at once. Past it no timer is set: the return is
+ * still due in the simulator's books, and OpenIBS's return check finds it by status query.
+ */
+const MAX_PENDING_RETURN_TIMERS = 10_000;
+
 /** Why a kobo .81 transfer comes back. */
 export const SCRIPTED_RETURN_REASON = 'Beneficiary account closed';
 
@@ -91,10 +97,14 @@ export function createSimulatorReturns(options: SimulatorReturnOptions) {
 
   /**
    * A kobo .81 transfer has succeeded: it comes back by itself after the delay, on a timer of
-   * this process that does not keep it alive. A notice that fails is lost, as on a network: the
-   * status query after OpenIBS's return window finds it.
+   * this process that does not keep it alive (at most MAX_PENDING_RETURN_TIMERS at once). A
+   * notice that fails, or gets no timer, is lost as on a network: the status query after
+   * OpenIBS's return window finds it.
    */
   function schedule(sessionId: string): void {
+    if (timers.size >= MAX_PENDING_RETURN_TIMERS) {
+      return;
+    }
     const timer = setTimeout(() => {
       timers.delete(timer);
       returnTransfer(sessionId, SCRIPTED_RETURN_REASON).catch(() => undefined);

@@ -19,13 +19,9 @@ import {
   requireActive,
 } from '../../accounts/index.ts';
 import { asCollectionPayment, type CollectionAccount, type Collections } from '../collections.ts';
-import {
-  type PreparedSweep,
-  prepareSweep,
-  sweepDestinationNumber,
-} from '../intra-bank/auto-sweep.ts';
+import { prepareSweep, sweepDestinationNumber } from '../intra-bank/auto-sweep.ts';
 import { NIP_APPROVED, type Transfer } from '../transfer.ts';
-import { type ReceiveItem, transferReceipt } from '../transfer-batch.ts';
+import { type ReceiveItem, type SweepItem, transferReceipt } from '../transfer-batch.ts';
 import { findInwardBySession, transferRowJson } from '../transfer-repository.ts';
 import { initialStatus } from '../transfer-state.ts';
 import { transferView } from '../transfer-view.ts';
@@ -153,7 +149,7 @@ export function createInboundCreditService(deps: InboundCreditDeps) {
    * destination is found now (one more query, only for an account with auto-sweep on) and
    * checked again under the batch's locks.
    */
-  async function sweepOf(account: Account): Promise<PreparedSweep | undefined> {
+  async function sweepOf(account: Account): Promise<SweepItem | undefined> {
     const number = sweepDestinationNumber(account);
     return number === undefined
       ? undefined

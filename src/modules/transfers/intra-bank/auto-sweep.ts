@@ -16,7 +16,6 @@ export const AUTO_SWEEP_NARRATION = 'Auto-sweep';
  * credit decides, under the batch's locks. The rows and event payloads are rendered with an
  * amount of 0, which the SQL replaces; the journal leaves its amounts out.
  */
-export type PreparedSweep = SweepItem;
 
 /**
  * The sweep of `credited` to `destination` (found before the call, with the accounts module's
@@ -29,7 +28,7 @@ export function prepareSweep(
   deps: { clock: Clock; institutionCode: string },
   credited: Account,
   destination: Account | undefined,
-): PreparedSweep | undefined {
+): SweepItem | undefined {
   const settings = credited.autoSweep;
   if (settings === null || !settings.enabled || destination === undefined) {
     return undefined;

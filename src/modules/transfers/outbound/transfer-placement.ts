@@ -18,11 +18,7 @@ import {
 } from '../../accounts/index.ts';
 import type { BeneficiaryService } from '../../beneficiaries/index.ts';
 import { asCollectionPayment, type CollectionAccount, type Collections } from '../collections.ts';
-import {
-  type PreparedSweep,
-  prepareSweep,
-  sweepDestinationNumber,
-} from '../intra-bank/auto-sweep.ts';
+import { prepareSweep, sweepDestinationNumber } from '../intra-bank/auto-sweep.ts';
 import { intraBankEvents, intraBankJournal } from '../intra-bank/intra-bank-posting.ts';
 import {
   findEnquiriesBySession,
@@ -30,7 +26,7 @@ import {
   usableEnquiry,
 } from '../name-enquiry/name-enquiry-repository.ts';
 import type { Transfer } from '../transfer.ts';
-import type { PlaceItem } from '../transfer-batch.ts';
+import type { PlaceItem, SweepItem } from '../transfer-batch.ts';
 import { buildInwardTwin, buildOutward } from '../transfer-builder.ts';
 import type { NewTransferExtras, TransferRecord } from '../transfer-repository.ts';
 import { transferRowJson } from '../transfer-repository.ts';
@@ -366,7 +362,7 @@ function sweepOf(
   deps: PlacementDeps,
   credited: Account,
   accounts: ReadonlyMap<string, Account>,
-): PreparedSweep | undefined {
+): SweepItem | undefined {
   const number = sweepDestinationNumber(credited);
   return number === undefined
     ? undefined
