@@ -45,7 +45,6 @@ export const LienItemSchema = Type.Object({
   reference: Type.String(),
   onFilled: Type.Union([LienNoticeSchema, Type.Null()]),
 });
-export type LienItem = Static<typeof LienItemSchema>;
 
 /** A journal as ledger_release_lien takes it: the write-off GL, then the lien receivable. */
 export const WriteOffJournalSchema = Type.Object({

@@ -27,9 +27,9 @@ export {
 } from './account-schemas.ts';
 export type { AccountService } from './account-service.ts';
 export { accountView } from './account-view.ts';
-export { lienView } from './lien-view.ts';
 /** What the wiring builds and registers of this module (docs/architecture.md). */
 export { accountsModule } from './accounts-module.ts';
+export { lienView } from './lien-view.ts';
 export type {
   AlsoListed,
   ClientNames,

@@ -12,14 +12,14 @@ export {
   createInboundCreditService,
   type InboundCreditService,
 } from './inbound/inbound-credit-service.ts';
-export { findBank } from './name-enquiry/bank-directory.ts';
-export { purgeExpiredEnquiries } from './name-enquiry/name-enquiry-repository.ts';
 export type { InboundRecallService, RecallOutcome } from './inbound/inbound-recall.ts';
 export type {
   ReversalOutcome,
   TransferReversalService,
 } from './intra-bank/transfer-reversal.ts';
 export type { LienService } from './liens/lien-release.ts';
+export { findBank } from './name-enquiry/bank-directory.ts';
+export { purgeExpiredEnquiries } from './name-enquiry/name-enquiry-repository.ts';
 export type { TransferReturnService } from './outbound/transfer-return.ts';
 export type { Transfer } from './transfer.ts';
 export { countProcessingTransfers, findTransfersByIds } from './transfer-repository.ts';

@@ -278,7 +278,7 @@ export const ClawbackResultSchema = Type.Union([
 
 export const inboundRecall = batchKind({
   apply: 'transfer_recall_one',
-  locks: 'transfer_recall_locks',
+  locks: 'transfer_clawback_locks',
   item: RecallItemSchema,
   result: ClawbackResultSchema,
 });
@@ -305,7 +305,7 @@ export type ReverseItem = Static<typeof ReverseItemSchema>;
 
 export const transferReversal = batchKind({
   apply: 'transfer_reverse_one',
-  locks: 'transfer_reverse_locks',
+  locks: 'transfer_clawback_locks',
   item: ReverseItemSchema,
   result: ClawbackResultSchema,
 });

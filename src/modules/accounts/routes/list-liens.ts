@@ -28,7 +28,7 @@ export const listLiensRoute: FastifyPluginAsyncTypebox<ListLiensRouteOptions> = 
     {
       schema: {
         tags: ['Accounts'],
-        summary: "Liens on one of your accounts (extension): what it owes the bank, and why",
+        summary: 'Liens on one of your accounts (extension): what it owes the bank, and why',
         params: IdParams,
         response: {
           200: envelopeSchema(Type.Array(LienSchema)),

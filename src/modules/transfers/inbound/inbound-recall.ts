@@ -137,8 +137,7 @@ export function createInboundRecallService(deps: InboundRecallDeps) {
         'Only a credit from another bank can be recalled: an intra-bank transfer is reversed.',
       );
     }
-    const resent =
-      transfer.status === 'Reversed' && transfer.reversalReference === recallSessionId;
+    const resent = transfer.status === 'Reversed' && transfer.reversalReference === recallSessionId;
     if (!resent && !canMove(transfer.status, 'Reversed')) {
       throw new AppError(
         'TRANSFER_NOT_RECALLABLE',

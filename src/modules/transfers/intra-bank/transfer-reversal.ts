@@ -107,8 +107,12 @@ function reversalPostings({ outward, inward }: Sides, narration: string): Postin
   const charges = inward.feeKobo + inward.vatKobo;
   return [
     { accountId: inward.accountId, amountKobo: -(inward.amountKobo - charges), narration },
-    ...(inward.feeKobo > 0n ? [{ accountId: GL_ACCOUNTS.feeIncome, amountKobo: -inward.feeKobo }] : []),
-    ...(inward.vatKobo > 0n ? [{ accountId: GL_ACCOUNTS.vatPayable, amountKobo: -inward.vatKobo }] : []),
+    ...(inward.feeKobo > 0n
+      ? [{ accountId: GL_ACCOUNTS.feeIncome, amountKobo: -inward.feeKobo }]
+      : []),
+    ...(inward.vatKobo > 0n
+      ? [{ accountId: GL_ACCOUNTS.vatPayable, amountKobo: -inward.vatKobo }]
+      : []),
     { accountId: outward.accountId, amountKobo: outward.amountKobo, narration },
   ];
 }

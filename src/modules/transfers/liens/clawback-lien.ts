@@ -50,9 +50,7 @@ export function clawbackLien(
   };
 }
 
-function lienAt(
-  parts: ClawbackDebt & { id: string; status: LienStatus; updatedAt: Date },
-): Lien {
+function lienAt(parts: ClawbackDebt & { id: string; status: LienStatus; updatedAt: Date }): Lien {
   return {
     id: parts.id,
     accountId: parts.accountId,
