@@ -126,8 +126,10 @@ export function createTransferReversalService(deps: TransferReversalDeps) {
   /** Reverses the transfer (either side's `_id`), or answers the reversal already done. */
   async function reverse(transferId: string, reason: string): Promise<ReversalOutcome> {
     const sides = await reversible(transferId);
-    if (sides.outward.status === 'Reversed') {
-      return outcome(sides);
+    // Either side Reversed: done already (the two rows are read one after the other, so a
+    // reversal committing between the reads shows on the second only; read again, both show it).
+    if (sides.outward.status === 'Reversed' || sides.inward.status === 'Reversed') {
+      return outcome(await reload(sides));
     }
     const prepared = prepareReversal(deps.clock, sides, reason);
     const [result] = await callBatch(deps.db, transferReversal, [prepared.sql]);
