@@ -47,7 +47,7 @@ BEGIN
     INSERT INTO ledger_liens (id, account_id, amount_kobo, outstanding_kobo, reason, reference,
         status, on_filled, created_at, updated_at)
       VALUES (p_lien->>'id', v_debtor, v_short, v_short, p_lien->>'reason',
-        p_lien->>'reference', 'active', p_lien->'onFilled', v_at, v_at);
+        p_lien->>'reference', 'active', nullif(p_lien->'onFilled', 'null'), v_at, v_at);
     UPDATE ledger_accounts SET lien_kobo = lien_kobo + v_short WHERE id = v_debtor;
   END IF;
   RETURN v_short;
