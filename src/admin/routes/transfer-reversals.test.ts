@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { adminHeaders, sandboxCredit, sendTransfer } from '../../../test/factories.ts';
+import {
+  adminHeaders,
+  createVirtualAccount,
+  sandboxCredit,
+  sendTransfer,
+  signedInClient,
+} from '../../../test/factories.ts';
 import { balancesOf, lienEvents, liensOf } from '../../../test/liens.ts';
 import { assertLedgerInvariants, entryCount, transferEvents } from '../../../test/nip-returns.ts';
 import { describeAdminAuthGuards, useRouteContext } from '../../../test/shared-route-tests.ts';
@@ -130,6 +136,43 @@ describe('POST /admin/transfers/:id/reversal', () => {
       await assertLedgerInvariants(testApp.db);
     });
   });
+
+  it("a payment into a virtual account: the settlement account gives back what it kept, the collection's fee and VAT come back from their GL accounts", async () => {
+    const { testApp, headers, ownAccountNumber } = context();
+    const collector = await signedInClient(testApp, 'Collector Ltd', 2);
+    const collected = () => balancesOf(testApp, collector.headers, collector.client.mainAccountId);
+    await sandboxCredit(testApp.app, ownAccountNumber, 2_500);
+    const glBefore = await feeAndVat();
+    const ownBefore = await own();
+    const virtualAccount = await createVirtualAccount(
+      testApp.app,
+      collector.headers,
+      collector.client.mainAccountNumber,
+    );
+    const paid = await sendTransfer(testApp.app, headers, {
+      debitAccountNumber: ownAccountNumber,
+      beneficiaryBankCode: OUR_BANK,
+      beneficiaryAccountNumber: virtualAccount.accountNumber,
+      amount: 2_500,
+    });
+    assert.equal(paid.statusCode, 200, paid.body);
+    assert.equal((await collected()).available, 250_000 - 1_250 - 94, 'less the fee and VAT');
+    const response = await reverse(paid.json().data._id);
+    assert.equal(response.statusCode, 200, response.body);
+    assert.equal(response.json().data.lien, null);
+    assert.deepEqual(await own(), ownBefore);
+    assert.deepEqual(await collected(), { available: 0, book: 0, locked: 0 });
+    assert.deepEqual(await feeAndVat(), glBefore, 'the fee and VAT given back');
+    await assertLedgerInvariants(testApp.db);
+  });
+
+  async function feeAndVat() {
+    const rows = await context().testApp.db.query<{ id: string; balance_kobo: bigint }>(
+      `SELECT id, balance_kobo FROM ledger_accounts
+        WHERE id IN ('gl.fee_income', 'gl.vat_payable') ORDER BY id`,
+    );
+    return rows.map((row) => [row.id, BigInt(row.balance_kobo)]);
+  }
 
   describe('400: refused, and nothing moves', () => {
     async function assertRefused(
