@@ -8,7 +8,13 @@ import path from 'node:path';
 
 export const OWNERS: Readonly<Record<string, readonly string[]>> = {
   'src/db': ['schema_migrations', 'schema_functions'],
-  'src/ledger': ['ledger_accounts', 'ledger_entries', 'ledger_journals', 'ledger_holds'],
+  'src/ledger': [
+    'ledger_accounts',
+    'ledger_entries',
+    'ledger_journals',
+    'ledger_holds',
+    'ledger_liens',
+  ],
   'src/auth': [
     'oauth_apps',
     'oauth_app_keys',

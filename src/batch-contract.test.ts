@@ -127,9 +127,12 @@ describe('the batch contract', () => {
   it('names every kind of money movement and every claim handler the modules declare', () => {
     assert.deepEqual(kinds.map((kind) => kind.apply).sort(), [
       'identity_charge_one',
+      'transfer_lien_release_one',
       'transfer_place_one',
+      'transfer_recall_one',
       'transfer_receive_one',
       'transfer_return_one',
+      'transfer_reverse_one',
       'transfer_settle_one',
       'vas_place_one',
       'vas_settle_one',

@@ -133,6 +133,7 @@ describe('each vendor’s degraded answers', () => {
         queryStatus: hang,
         onInboundCredit: () => undefined,
         onTransferReturned: () => undefined,
+        onInboundRecalled: () => undefined,
       },
       config,
     );

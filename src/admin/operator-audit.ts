@@ -73,8 +73,13 @@ function operatorCall(request: FastifyRequest, outcome: string, created?: string
 }
 
 function operatorOf(request: FastifyRequest): string {
+  return `operator${operatorLabel(request) === 'operator' ? '' : `:${operatorLabel(request)}`}`;
+}
+
+/** The operator's `X-Operator` label, or `operator` when none (or no valid one) was sent. */
+export function operatorLabel(request: FastifyRequest): string {
   const label = request.headers['x-operator'];
-  return typeof label === 'string' && OPERATOR_LABEL.test(label) ? `operator:${label}` : 'operator';
+  return typeof label === 'string' && OPERATOR_LABEL.test(label) ? label : 'operator';
 }
 
 function targetOf(params: Record<string, unknown>, created: string | undefined): string | null {

@@ -76,3 +76,30 @@ describe('npx openibs sandbox:return', () => {
     await assert.rejects(run(), /--session/);
   });
 });
+
+describe('npx openibs sandbox:recall', () => {
+  const { app, url } = useListeningApp();
+  const run = (...args: string[]) =>
+    runCommand<{
+      transfer: { status: string; reversalReference: string; sessionId: string };
+      lien: { amount: number; reason: string } | null;
+    }>('sandbox:recall', url(), args);
+
+  it('recalls a credit the account had spent, with the reason given; refuses it twice', async () => {
+    const { client, headers } = await signedInClient(app());
+    const credit = await sandboxCredit(app().app, client.mainAccountNumber, 1_000);
+    const spent = await sendTransfer(app().app, headers, {
+      debitAccountNumber: client.mainAccountNumber,
+      amount: 489.25, // ₦500 with the fee and VAT
+    });
+    assert.equal(spent.statusCode, 200, spent.body);
+    const recalled = await run('--session', credit.sessionId, '--reason', 'Fraud');
+    assert.deepEqual(
+      [recalled.transfer.sessionId, recalled.transfer.status, recalled.lien?.amount],
+      [credit.sessionId, 'Reversed', 500],
+    );
+    assert.equal(recalled.lien?.reason, `Recall of ${credit.sessionId}: Fraud`);
+    await assert.rejects(run('--session', credit.sessionId), /^Error: 400: Only a Completed/);
+    await assert.rejects(run(), /--session/);
+  });
+});

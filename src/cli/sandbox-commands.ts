@@ -32,4 +32,16 @@ export const SANDBOX_COMMANDS: Record<string, CliCommand> = {
       });
     },
   },
+  'sandbox:recall': {
+    usage:
+      'sandbox:recall --session SESSION_ID [--reason TEXT]   the sending bank recalls a ' +
+      'Completed credit it sent (docs/sandbox-nip.md, "Recalls")',
+    async run(context) {
+      const { reason } = context.options;
+      return call(context, 'POST', '/admin/sandbox/nip/recalls', {
+        sessionId: required(context, 'session'),
+        ...(typeof reason === 'string' ? { reason } : {}),
+      });
+    },
+  },
 };

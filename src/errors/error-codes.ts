@@ -44,6 +44,18 @@ export const ERROR_CODES = {
     httpStatus: 400,
     message: 'Only a Completed NIP transfer to another bank can be returned.',
   },
+  TRANSFER_NOT_RECALLABLE: {
+    httpStatus: 400,
+    message: 'Only a Completed credit received from another bank can be recalled.',
+  },
+  TRANSFER_NOT_REVERSIBLE: {
+    httpStatus: 400,
+    message: 'Only a Completed intra-bank transfer can be reversed.',
+  },
+  LIEN_NOT_ACTIVE: {
+    httpStatus: 400,
+    message: 'Only an active lien can be released: this one is paid or released already.',
+  },
   IDENTITY_NOT_FOUND: { httpStatus: 400, message: 'No identity was found for this number.' },
   IDENTITY_MISMATCH: {
     httpStatus: 400,

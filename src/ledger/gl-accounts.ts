@@ -8,4 +8,8 @@ export const GL_ACCOUNTS = {
   /** VAS purchases owed to the biller, and its commission. */
   vasBillerSettlement: 'gl.vas_biller_settlement',
   vasCommissionReceivable: 'gl.vas_commission_receivable',
+  /** What customers owe the bank under liens (docs/ledger.md, "Liens"; runs negative). */
+  lienReceivable: 'gl.lien_receivable',
+  /** Liens an operator released: what the bank gave up (runs negative). */
+  lienWriteOff: 'gl.lien_write_off',
 } as const;

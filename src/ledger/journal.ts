@@ -28,6 +28,14 @@ export type JournalKind =
   /** A NIP transfer the beneficiary bank sent back: the outbound transfer's journal reversed. */
   | 'transfer_return'
   | 'intra_transfer'
+  /** The sending bank took back a credit it sent (what the account lacked became a lien). */
+  | 'inbound_recall'
+  /** An operator reversed an intra-bank transfer made in error. */
+  | 'transfer_reversal'
+  /** A credit paid an account's lien (ledger_fill_liens posts these; named here for readers). */
+  | 'lien_fill'
+  /** An operator released a lien: what was outstanding written off. */
+  | 'lien_write_off'
   | 'fee'
   | 'vas_purchase'
   /** A sandbox fixture's balance, from the sandbox's external float. */

@@ -44,6 +44,20 @@ const CHECKS: Readonly<Record<string, string>> = {
   overdrawnEntries: `
     SELECT count(*) FROM ledger_entries e JOIN ledger_accounts l ON l.id = e.account_id
      WHERE NOT l.allow_negative AND e.balance_after_kobo < 0`,
+  // An account's lien total is what its active liens still owe.
+  lienTotalsWrong: `
+    SELECT count(*) FROM ledger_accounts l
+      LEFT JOIN (SELECT account_id, sum(outstanding_kobo) AS owed FROM ledger_liens
+                  WHERE status = 'active' GROUP BY account_id) o ON o.account_id = l.id
+     WHERE l.lien_kobo <> coalesce(o.owed, 0)`,
+  // What customers owe under liens is what the lien receivable GL is owed (it runs negative).
+  lienReceivableWrong: `
+    SELECT count(*) FROM ledger_accounts g
+     WHERE g.id = 'gl.lien_receivable' AND g.balance_kobo <> -(SELECT coalesce(sum(outstanding_kobo), 0)
+       FROM ledger_liens WHERE status = 'active')`,
+  // A lien is paid first: an account that owes one has nothing available left.
+  liensWithFundsLeft: `
+    SELECT count(*) FROM ledger_accounts WHERE lien_kobo > 0 AND balance_kobo - held_kobo > 0`,
 };
 
 export type LedgerViolations = Record<string, number>;

@@ -24,7 +24,25 @@ export interface Rail {
    * transfer, which answers `returned`.
    */
   onTransferReturned(handler: TransferReturnHandler): void;
+  /**
+   * Registers who receives recall notices: a sending bank takes back a credit it sent to one of
+   * our accounts (one handler; a second call replaces the first). The handler applies it or
+   * throws to refuse it, and must treat a credit already recalled as done: networks resend.
+   */
+  onInboundRecalled(handler: InboundRecallHandler): void;
 }
+
+/** A sending bank recalls a credit it sent to one of our accounts (sent in error, fraud). */
+export interface InboundRecallNotice {
+  /** The session id of the credit that is recalled (the sending bank's code first). */
+  readonly sessionId: string;
+  /** The recall's own session id: the credit's reversalReference. */
+  readonly recallSessionId: string;
+  /** Why the sending bank recalls it, as it says ("Credit sent in error"). */
+  readonly reason: string;
+}
+
+export type InboundRecallHandler = (notice: InboundRecallNotice) => Promise<unknown>;
 
 /** A beneficiary bank sends back one of our transfers that succeeded (a NIP return). */
 export interface TransferReturnNotice {

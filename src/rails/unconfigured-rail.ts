@@ -18,5 +18,6 @@ export function createUnconfiguredRail(): Rail {
     // No network connection, so no credit and no return ever arrives.
     onInboundCredit: () => undefined,
     onTransferReturned: () => undefined,
+    onInboundRecalled: () => undefined,
   };
 }

@@ -107,6 +107,19 @@ describe('startSandbox with fixtures', () => {
     assert.equal(await balance(), before);
   });
 
+  it('a credit its sending bank recalls goes back', async () => {
+    const before = await balance();
+    const credit = (await bank.credit({ accountNumber: PAYER_ACCOUNT, amount: 25 })) as {
+      sessionId: string;
+    };
+    const recalled = (await bank.recallCredit({ sessionId: credit.sessionId })) as {
+      transfer: { status: string };
+      lien: unknown;
+    };
+    assert.deepEqual([recalled.transfer.status, recalled.lien], ['Reversed', null]);
+    assert.equal(await balance(), before);
+  });
+
   it("reset puts the fixtures' balances back and empties the inbox", async () => {
     await bank.credit({ accountNumber: PAYER_ACCOUNT, amount: 10 });
     assert.notEqual(await balance(), 1000);

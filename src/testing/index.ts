@@ -86,6 +86,12 @@ export interface Sandbox {
    * answers the transfer, now Reversed (docs/sandbox-nip.md, "Returns").
    */
   returnTransfer(options: { sessionId: string; reason?: string }): Promise<Record<string, unknown>>;
+  /**
+   * The sending bank recalls a Completed credit it sent, by its session id: it answers
+   * `{ transfer, lien }`, the credit now Reversed and the lien the account owes if it had spent
+   * the money, or null (docs/sandbox-nip.md, "Recalls").
+   */
+  recallCredit(options: { sessionId: string; reason?: string }): Promise<Record<string, unknown>>;
   readonly clock: {
     now(): Promise<Date>;
     /** Moves the bank's time forward by an ISO 8601 duration (`PT2H`, `P1D`). */
@@ -232,6 +238,7 @@ function sandboxOf(server: StartedServer, admin: AdminCall, clients: ClientKeys[
     queueNipOutcome: (responseCode) =>
       admin('POST', '/admin/sandbox/nip/next-outcome', { responseCode }),
     returnTransfer: (body) => admin('POST', '/admin/sandbox/nip/returns', body),
+    recallCredit: (body) => admin('POST', '/admin/sandbox/nip/recalls', body),
     clock,
     faults: {
       inject: (fault) => admin('POST', '/admin/sandbox/faults', fault),

@@ -8,6 +8,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'vas.transaction',
   'ussd.payment',
   'checkout.payment',
+  /** A lien on an account placed, paid in full, or released (docs/webhooks.md). */
+  'account.lien',
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

@@ -290,6 +290,14 @@ const MATRIX: readonly BolaRow[] = [
     }),
   },
   {
+    method: 'GET',
+    path: '/accounts/{id}/liens',
+    field: 'path.id',
+    victimId: (w) => w.a.mainAccountId,
+    unknownId: objectIdLike((w) => w.a.mainAccountId),
+    request: (_w, id) => ({ method: 'GET', url: `/accounts/${id}/liens` }),
+  },
+  {
     method: 'PUT',
     path: '/accounts/{id}/subaccount',
     field: 'path.id',

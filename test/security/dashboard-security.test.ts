@@ -44,6 +44,7 @@ const ACTIONS = [
   '/dashboard/clients/CLIENT/virtual-accounts/pay',
   '/dashboard/clients/CLIENT/ussd/dial',
   '/dashboard/clients/CLIENT/transfers/ffffffffffffffffffffffff/return',
+  '/dashboard/clients/CLIENT/transfers/ffffffffffffffffffffffff/recall',
   '/dashboard/clients/CLIENT/webhooks/EVENT/replay',
   '/dashboard/sandbox/nip-next-outcome',
 ];

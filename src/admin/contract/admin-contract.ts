@@ -24,6 +24,15 @@ import {
 } from '../../webhooks/webhook-schemas.ts';
 import { UpdateVasCategoryBody, UpdateVasProductsBody } from './catalogue-schemas.ts';
 import {
+  LienReleaseBody,
+  LienSchema,
+  LiensSchema,
+  NipRecallBody,
+  RecallOutcomeSchema,
+  ReversalBody,
+  ReversalOutcomeSchema,
+} from './clawback-schemas.ts';
+import {
   AddAppKeyBody,
   AppKeyParams,
   AppKeySchema,
@@ -222,6 +231,20 @@ const records = {
     params: AccountNumberParams,
     answer: envelopeSchema(AccountSchema),
   },
+  'GET /admin/accounts/:accountNumber/liens': {
+    params: AccountNumberParams,
+    answer: envelopeSchema(LiensSchema),
+  },
+  'POST /admin/liens/:id/release': {
+    params: IdParams,
+    body: LienReleaseBody,
+    answer: envelopeSchema(LienSchema),
+  },
+  'POST /admin/transfers/:id/reversal': {
+    params: IdParams,
+    body: ReversalBody,
+    answer: envelopeSchema(ReversalOutcomeSchema),
+  },
 } as const satisfies Record<string, AdminRouteContract>;
 
 /** The bank as a whole: its ledger, its catalogue, the audit trail, the dashboard's sessions. */
@@ -271,6 +294,10 @@ const sandbox = {
   'POST /admin/sandbox/nip/returns': {
     body: NipReturnBody,
     answer: envelopeSchema(TransferSchema),
+  },
+  'POST /admin/sandbox/nip/recalls': {
+    body: NipRecallBody,
+    answer: envelopeSchema(RecallOutcomeSchema),
   },
   'GET /admin/sandbox/clock': { answer: envelopeSchema(SandboxClockSchema) },
   'POST /admin/sandbox/clock': {

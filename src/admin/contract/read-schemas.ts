@@ -172,6 +172,7 @@ export const LedgerOverviewSchema = Type.Object({
     description:
       'verifyLedger (src/ledger/ledger-audit.ts): violations of each invariant, by name ' +
       '(unbalancedJournals, journalsWithoutEntries, accountCountersWrong, ' +
-      'runningBalanceOrTimeWrong, overdrawnEntries).',
+      'runningBalanceOrTimeWrong, overdrawnEntries, lienTotalsWrong, lienReceivableWrong, ' +
+      'liensWithFundsLeft).',
   }),
 });

@@ -28,12 +28,16 @@ import {
   clientVirtualAccountsRoute,
 } from './client-virtual-accounts.ts';
 import { type LedgerOverviewRouteOptions, ledgerOverviewRoute } from './ledger-overview.ts';
+import { type LienRoutesOptions, lienRoutes } from './liens.ts';
+import { type TransferReversalRouteOptions, transferReversalRoute } from './transfer-reversals.ts';
 import { type VasCatalogueRoutesOptions, vasCatalogueRoutes } from './vas-catalogue.ts';
 
 export type AccountsAndMoneyRoutesOptions = ClientAccountsRouteOptions &
   ClientAccountStatementRouteOptions &
   AccountFreezeRoutesOptions &
   AccountByNumberRouteOptions &
+  LienRoutesOptions &
+  TransferReversalRouteOptions &
   ClientTransfersRouteOptions &
   ClientTransferStoryRouteOptions &
   LedgerOverviewRouteOptions &
@@ -58,6 +62,8 @@ export const accountsAndMoneyRoutes: FastifyPluginAsyncTypebox<
   await app.register(ledgerOverviewRoute, options);
   await app.register(accountFreezeRoutes, options);
   await app.register(accountByNumberRoute, options);
+  await app.register(lienRoutes, options);
+  await app.register(transferReversalRoute, options);
   await app.register(vasCatalogueRoutes, options);
   await app.register(clientVirtualAccountsRoute, options);
   await app.register(clientVasPurchasesRoute, options);

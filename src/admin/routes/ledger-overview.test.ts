@@ -45,6 +45,9 @@ describe('GET /admin/ledger', () => {
         accountCountersWrong: 0,
         runningBalanceOrTimeWrong: 0,
         overdrawnEntries: 0,
+        lienTotalsWrong: 0,
+        lienReceivableWrong: 0,
+        liensWithFundsLeft: 0,
       });
       assert.equal(view.totals.allBalances, 0);
       // Two clients, one main account each, and the GL accounts.

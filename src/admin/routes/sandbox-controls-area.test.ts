@@ -5,6 +5,7 @@ describeAdminArea(
   [
     'POST /admin/sandbox/nip/next-outcome',
     'POST /admin/sandbox/nip/returns',
+    'POST /admin/sandbox/nip/recalls',
     'POST /admin/sandbox/credits',
     'POST /admin/sandbox/virtual-account-payments',
     'POST /admin/sandbox/ussd-dials',

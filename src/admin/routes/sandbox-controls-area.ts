@@ -7,6 +7,7 @@ import {
   type SandboxNipOutcomeRouteOptions,
   sandboxNipOutcomeRoute,
 } from './sandbox-nip-outcomes.ts';
+import { type SandboxNipRecallRouteOptions, sandboxNipRecallRoute } from './sandbox-nip-recalls.ts';
 import { type SandboxNipReturnRouteOptions, sandboxNipReturnRoute } from './sandbox-nip-returns.ts';
 import { type SandboxResetRouteOptions, sandboxResetRoute } from './sandbox-reset.ts';
 import { type SandboxUssdDialRouteOptions, sandboxUssdDialRoute } from './sandbox-ussd-dials.ts';
@@ -18,6 +19,7 @@ import { type SandboxWebhookRouteOptions, sandboxWebhookRoute } from './sandbox-
 
 export type SandboxControlRoutesOptions = SandboxNipOutcomeRouteOptions &
   SandboxNipReturnRouteOptions &
+  SandboxNipRecallRouteOptions &
   SandboxCreditRouteOptions &
   SandboxVirtualAccountPaymentRouteOptions &
   SandboxUssdDialRouteOptions &
@@ -29,7 +31,7 @@ export type SandboxControlRoutesOptions = SandboxNipOutcomeRouteOptions &
 
 /**
  * The sandbox's controls (docs/sandbox-testing-controls.md): the simulated networks' next
- * outcomes, payments and returns, the test clock, the webhook inbox, faults, fixtures and the reset. In
+ * outcomes, payments, returns and recalls, the test clock, the webhook inbox, faults, fixtures and the reset. In
  * production each answers SANDBOX_ONLY.
  */
 export const sandboxControlRoutes: FastifyPluginAsyncTypebox<SandboxControlRoutesOptions> = async (
@@ -38,6 +40,7 @@ export const sandboxControlRoutes: FastifyPluginAsyncTypebox<SandboxControlRoute
 ) => {
   await app.register(sandboxNipOutcomeRoute, options);
   await app.register(sandboxNipReturnRoute, options);
+  await app.register(sandboxNipRecallRoute, options);
   await app.register(sandboxCreditRoute, options);
   await app.register(sandboxVirtualAccountPaymentRoute, options);
   await app.register(sandboxUssdDialRoute, options);

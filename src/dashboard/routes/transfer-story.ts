@@ -2,6 +2,7 @@ import type { AdminData } from '../admin-call.ts';
 import { csrfField, field, recordDetails, recordsTable } from '../components.ts';
 import { type Html, html } from '../html.ts';
 import { clientPath, clientRoute, type DashboardPage, loadClient } from '../route-kit.ts';
+import { transferRecallRoutes } from './transfer-recall.ts';
 import { transferReturnRoutes } from './transfer-return.ts';
 
 const TRANSFER_FIELDS = [
@@ -43,7 +44,8 @@ const ENTRY_FIELDS = [
 
 /**
  * One transfer's whole story: the request, its ledger entries, the NIP session, its webhooks; in
- * the sandbox, a Completed NIP transfer can be returned from here.
+ * the sandbox, a Completed NIP transfer can be returned from here, and a credit from another bank
+ * recalled.
  */
 export const transferStoryRoutes: DashboardPage = async (app, { tools }) => {
   app.get<{ Params: { id: string; transferId: string } }>(
@@ -76,11 +78,13 @@ ${nip === null ? html`<p class="empty">Not a NIP transfer (intra-bank): no sessi
 <section aria-labelledby="events"><h2 id="events">Webhook events</h2>
 ${recordsTable('Webhook events about this transfer', webhookEvents, 'No webhook event.')}
 <p><a href="${clientPath(id, '/webhooks')}">Every delivery, with its attempts</a></p></section>
-${sandbox && returnable(transfer) ? returnForm(clientPath(id, `/transfers/${transfer._id}/return`), csrf) : ''}`,
+${sandbox && returnable(transfer) ? returnForm(clientPath(id, `/transfers/${transfer._id}/return`), csrf) : ''}
+${sandbox && recallable(transfer) ? recallForm(clientPath(id, `/transfers/${transfer._id}/recall`), csrf) : ''}`,
       );
     },
   );
   await app.register(transferReturnRoutes, { tools });
+  await app.register(transferRecallRoutes, { tools });
 };
 
 type StoryTransfer = AdminData<'GET /admin/clients/:id/transfers/:transferId/story'>['transfer'];
@@ -102,6 +106,30 @@ function returnForm(action: string, csrf: string): Html {
 ${csrfField(csrf)}
 ${field({ label: 'Reason', name: 'reason', value: 'Returned by the beneficiary bank' })}
 <div class="actions"><button type="submit" class="button danger">Return this transfer</button></div>
+</form>
+</section>`;
+}
+
+/**
+ * What a sending bank may recall: a Completed credit from another bank (its session id starts
+ * with that bank's code; an intra-bank transfer's, with ours).
+ */
+function recallable(transfer: StoryTransfer): boolean {
+  return (
+    transfer.type === 'Inwards' &&
+    transfer.status === 'Completed' &&
+    !transfer.sessionId.startsWith(transfer.destinationInstitutionCode)
+  );
+}
+
+/** Sandbox: the sending bank recalls the credit (docs/sandbox-nip.md, "Recalls"). */
+function recallForm(action: string, csrf: string): Html {
+  return html`<section aria-labelledby="recall" class="card sandbox">
+<h2 id="recall">Sandbox: the sending bank recalls it</h2>
+<form method="post" action="${action}" class="grid" data-confirm="Recall this credit? The account gives back what it has; what it lacks becomes a lien its next credits pay.">
+${csrfField(csrf)}
+${field({ label: 'Reason', name: 'reason', value: 'Credit sent in error' })}
+<div class="actions"><button type="submit" class="button danger">Recall this credit</button></div>
 </form>
 </section>`;
 }

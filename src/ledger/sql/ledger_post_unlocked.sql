@@ -1,7 +1,10 @@
 -- The work of a journal, without the lock, so that a batch (which holds its advisory locks)
 -- runs it alone: the updates lock each row as they change it, and their funds condition is
 -- re-checked on the latest row (READ COMMITTED), so the balance rules hold without the explicit
--- lock. Outside a batch, ledger_post locks first.
+-- lock. Outside a batch, ledger_post locks first. A customer account credited while it owes a
+-- lien (lien_kobo > 0 on the row the credit just updated: no extra read) pays the lien first, in
+-- the same transaction, with a journal of its own (ledger_fill_liens): whatever kind of credit
+-- it was.
 CREATE OR REPLACE FUNCTION ledger_post_unlocked(
   p_journal_id text,
   p_kind text,
@@ -20,6 +23,8 @@ DECLARE
   v_hold ledger_holds%ROWTYPE;
   v_account ledger_accounts%ROWTYPE;
   v_amount bigint;
+  v_owing text[] := '{}';
+  v_owing_id text;
   i int;
 BEGIN
   IF v_count < 2 OR v_count <> coalesce(array_length(p_amounts, 1), 0) THEN
@@ -69,5 +74,11 @@ BEGIN
         CASE WHEN v_amount > 0 THEN v_account.credit_count ELSE v_account.debit_count END,
         v_amount > 0, p_journal_id, v_amount, v_account.balance_kobo,
         coalesce(p_entry_narrations[i], p_narration), v_account.last_entry_at);
+    IF v_amount > 0 AND v_account.lien_kobo > 0 AND NOT v_account.id = ANY (v_owing) THEN
+      v_owing := v_owing || v_account.id;
+    END IF;
+  END LOOP;
+  FOREACH v_owing_id IN ARRAY v_owing LOOP
+    PERFORM ledger_fill_liens(v_owing_id, p_journal_id, p_created_at);
   END LOOP;
 END $$;

@@ -24,6 +24,7 @@ interface AccountRow {
   notification_settings: NotificationSettings;
   balance_kobo: bigint;
   held_kobo: bigint;
+  lien_kobo: bigint;
   holder_type: 'Individual' | 'Corporate' | null;
   phone_number: string | null;
   email_address: string | null;
@@ -45,7 +46,7 @@ interface AccountRow {
 const SELECT_ACCOUNT = `
   SELECT a.id, a.client_id, a.account_number, a.account_name, a.account_type, a.currency_code,
          a.is_sub_account, a.status, a.kyc_level, a.external_reference, a.callback_url,
-         a.metadata, a.notification_settings, l.balance_kobo, l.held_kobo,
+         a.metadata, a.notification_settings, l.balance_kobo, l.held_kobo, l.lien_kobo,
          a.holder_type, a.phone_number, a.email_address, a.identity_type,
          a.identity_verification_id, a.director_verification_ids, a.daily_limit_key, a.auto_sweep,
          a.auto_sweep_details, a.request_hash, a.created_at, a.updated_at
@@ -68,6 +69,7 @@ function toAccount(row: AccountRow): Account {
     notificationSettings: row.notification_settings,
     balanceKobo: row.balance_kobo,
     heldKobo: row.held_kobo,
+    lienKobo: row.lien_kobo,
     holder:
       row.holder_type === null
         ? null

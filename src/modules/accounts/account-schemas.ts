@@ -20,7 +20,11 @@ export const AccountSchema = Type.Object({
   bankCode: Type.String({ description: 'Our NIP institution code.' }),
   accountBalance: Type.Number({ description: 'Available balance in naira: book minus locked.' }),
   bookBalance: Type.Number({ description: 'Ledger balance in naira: the sum of all entries.' }),
-  lockedBalance: Type.Number({ description: 'Naira held for transfers still in flight.' }),
+  lockedBalance: Type.Number({
+    description:
+      'Naira the account cannot use: held for transfers still in flight, plus what it owes under ' +
+      'liens (GET /accounts/:id/liens).',
+  }),
   status: Type.Enum(['Active', 'Frozen', 'Closed']),
   isSubAccount: Type.Boolean(),
   kycLevel: Type.String({ examples: ['1'] }),
@@ -98,4 +102,20 @@ export const StatementRowSchema = Type.Object({
   }),
   journalId: Type.String(),
   createdAt: Type.String({ format: 'date-time' }),
+});
+
+/** A lien on an account (an OpenIBS extension): what the account owes the bank, and why. */
+export const LienSchema = Type.Object({
+  _id: Type.String(),
+  account: Type.String({ description: 'The `_id` of the account that owes it.' }),
+  amount: Type.Number({ description: 'Naira: what the account owed when the lien was placed.' }),
+  outstanding: Type.Number({ description: 'Naira still owed: its next credits pay it first.' }),
+  writtenOff: Type.Number({ description: 'Naira an operator released it for.' }),
+  reason: Type.String({ examples: ['Recall of 000013...: Credit sent in error'] }),
+  reference: Type.String({
+    description: 'What placed it: the recall session id, or the reversal id.',
+  }),
+  status: Type.Enum(['active', 'filled', 'released']),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
 });

@@ -3,6 +3,7 @@ import type { Db, Queryable } from '../../db/db.ts';
 import { AppError, recordNotFound } from '../../errors/app-error.ts';
 import type { DateRange } from '../../http/date-range.ts';
 import * as ledger from '../../ledger/ledger-service.ts';
+import { type Lien, listLiens } from '../../ledger/liens.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { isObjectId, newObjectId } from '../../shared/ids.ts';
 import {
@@ -221,6 +222,12 @@ export function createAccountService(deps: AccountServiceDeps) {
     });
   }
 
+  /** The liens on the client's own account, oldest first (what it owes the bank, and why). */
+  async function liens(owner: AccountOwner, accountId: string): Promise<Lien[]> {
+    const account = await getAccount(owner, accountId);
+    return listLiens(deps.db, account.id);
+  }
+
   /**
    * Operator use: a frozen account takes no debit and no credit (402 ACCOUNT_NOT_ACTIVE, checked
    * inside every money movement's own database call) until it is unfrozen. Closed stays closed.
@@ -261,6 +268,7 @@ export function createAccountService(deps: AccountServiceDeps) {
     listAllAccounts,
     updateNotificationSettings,
     statement,
+    liens,
     setFrozen,
   };
 }

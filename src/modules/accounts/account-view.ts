@@ -17,7 +17,8 @@ export function accountView(account: Account, institutionCode: string): AccountV
     bankCode: institutionCode,
     accountBalance: koboToNaira(account.balanceKobo - account.heldKobo),
     bookBalance: koboToNaira(account.balanceKobo),
-    lockedBalance: koboToNaira(account.heldKobo),
+    // Held for transfers in flight, and owed under liens (docs/api.md, decisions).
+    lockedBalance: koboToNaira(account.heldKobo + account.lienKobo),
     status: account.status,
     isSubAccount: account.isSubAccount,
     kycLevel: account.kycLevel,

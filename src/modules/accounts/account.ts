@@ -33,6 +33,8 @@ export interface Account {
   readonly notificationSettings: NotificationSettings;
   readonly balanceKobo: Kobo;
   readonly heldKobo: Kobo;
+  /** What the account owes under active liens (docs/ledger.md, "Liens"). */
+  readonly lienKobo: Kobo;
   /** Sub-accounts only: whose account it is and how it was verified. */
   readonly holder: SubAccountHolder | null;
   /**

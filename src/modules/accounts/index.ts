@@ -19,11 +19,17 @@ export {
   findAccountsOpenedWith,
   findClientAccount,
 } from './account-repository.ts';
-export { AccountSchema, StatementQuery, StatementRowSchema } from './account-schemas.ts';
+export {
+  AccountSchema,
+  LienSchema,
+  StatementQuery,
+  StatementRowSchema,
+} from './account-schemas.ts';
 export type { AccountService } from './account-service.ts';
 export { accountView } from './account-view.ts';
 /** What the wiring builds and registers of this module (docs/architecture.md). */
 export { accountsModule } from './accounts-module.ts';
+export { lienView } from './lien-view.ts';
 export type {
   AlsoListed,
   ClientNames,

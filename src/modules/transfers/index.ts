@@ -12,6 +12,12 @@ export {
   createInboundCreditService,
   type InboundCreditService,
 } from './inbound/inbound-credit-service.ts';
+export type { InboundRecallService, RecallOutcome } from './inbound/inbound-recall.ts';
+export type {
+  ReversalOutcome,
+  TransferReversalService,
+} from './intra-bank/transfer-reversal.ts';
+export type { LienService } from './liens/lien-release.ts';
 export { findBank } from './name-enquiry/bank-directory.ts';
 export { purgeExpiredEnquiries } from './name-enquiry/name-enquiry-repository.ts';
 export type { TransferReturnService } from './outbound/transfer-return.ts';

@@ -9,6 +9,7 @@ import {
   NullableTime,
   TimeText,
 } from '../../ledger/batch.ts';
+import { LienItemSchema, WriteOffJournalSchema } from '../../ledger/liens.ts';
 import { OutboxEventItemSchema } from '../../webhooks/outbox.ts';
 import { BeneficiaryToSaveSchema } from '../beneficiaries/index.ts';
 
@@ -18,7 +19,10 @@ import { BeneficiaryToSaveSchema } from '../beneficiaries/index.ts';
  * from its route, this is where TypeScript hands it to SQL: placement → sql/transfer_place_one.sql,
  * a rail answer → sql/transfer_settle_one.sql, a credit from another bank →
  * sql/transfer_receive_one.sql, a NIP transfer the beneficiary bank sent back →
- * sql/transfer_return_one.sql; each kind's lock keys come from sql/<kind>_locks.sql.
+ * sql/transfer_return_one.sql, a credit the sending bank recalls → sql/transfer_recall_one.sql, an
+ * operator's reversal of an intra-bank transfer → sql/transfer_reverse_one.sql, an operator's
+ * release of a lien → sql/transfer_lien_release_one.sql; each kind's lock keys come from
+ * sql/<kind>_locks.sql.
  */
 
 /**
@@ -221,4 +225,115 @@ export const transferReturn = batchKind({
   locks: 'transfer_return_locks',
   item: ReturnItemSchema,
   result: ReturnResultSchema,
+});
+
+/**
+ * The `account.lien` events of a lien a clawback may place, rendered by lienView with an amount
+ * and an outstanding of 0 (the call writes in the shortfall: transfer_lien_event): `placed`, sent
+ * with the clawback, and `filled`, kept with the lien and sent when a credit pays its last kobo
+ * (its updatedAt, the Unix epoch, becomes that time).
+ */
+const LienEventsSchema = Type.Object({
+  placed: OutboxEventItemSchema,
+  filled: OutboxEventItemSchema,
+});
+
+/** What the ledger hands transfer_lien_filled when the lien is paid (ledger_fill_liens). */
+export const LienFilledNoticeSchema = Type.Object({
+  handler: Type.Literal('transfer_lien_filled'),
+  accountId: Type.String(),
+  event: OutboxEventItemSchema,
+});
+
+/** The lien a clawback places for what its debtor lacks (ledger_post_clawback). */
+const ClawbackLienSchema = Type.Object({
+  ...LienItemSchema.properties,
+  onFilled: LienFilledNoticeSchema,
+});
+
+/**
+ * One recall of a credit another bank sent (prepared by inbound/inbound-recall.ts), for
+ * transfer_recall_one: the journal that pays the sending bank back in full and debits the
+ * account the whole credit (ledger_post_clawback turns what it lacks into the lien), the Inwards
+ * transfer's `transfer` event (Reversed), and the lien's events if one is placed.
+ */
+export const RecallItemSchema = Type.Object({
+  transferId: Type.String(),
+  /** The recall's own session id: the credit's reversalReference. */
+  recallSessionId: Type.String(),
+  at: TimeText,
+  journal: JournalItemSchema,
+  lien: ClawbackLienSchema,
+  event: OutboxEventItemSchema,
+  lienEvents: LienEventsSchema,
+});
+export type RecallItem = Static<typeof RecallItemSchema>;
+
+export const ClawbackResultSchema = Type.Union([
+  /** Applied: `lienKobo` is what the debtor lacked (0: no lien). */
+  Type.Object({ kind: Type.Literal('applied'), lienKobo: KoboText }),
+  /** Not Completed any more (recalled or reversed already, by a resent or racing call). */
+  Type.Object({ kind: Type.Literal('unchanged') }),
+]);
+
+export const inboundRecall = batchKind({
+  apply: 'transfer_recall_one',
+  locks: 'transfer_clawback_locks',
+  item: RecallItemSchema,
+  result: ClawbackResultSchema,
+});
+
+/**
+ * One operator reversal of an intra-bank transfer (prepared by intra-bank/transfer-reversal.ts),
+ * for transfer_reverse_one: both rows become Reversed, the beneficiary is debited what it was
+ * credited (less the collection charges, given back), the sender credited the amount.
+ */
+export const ReverseItemSchema = Type.Object({
+  outwardId: Type.String(),
+  inwardId: Type.String(),
+  /** The reversal's id: both transfers' reversalReference. */
+  reversalId: Type.String(),
+  at: TimeText,
+  journal: JournalItemSchema,
+  lien: ClawbackLienSchema,
+  /** The sender's `transfer` event, then the beneficiary's (both Reversed). */
+  outwardEvent: OutboxEventItemSchema,
+  inwardEvent: OutboxEventItemSchema,
+  lienEvents: LienEventsSchema,
+});
+export type ReverseItem = Static<typeof ReverseItemSchema>;
+
+export const transferReversal = batchKind({
+  apply: 'transfer_reverse_one',
+  locks: 'transfer_clawback_locks',
+  item: ReverseItemSchema,
+  result: ClawbackResultSchema,
+});
+
+/**
+ * One operator release of a lien (prepared by liens/lien-release.ts), for
+ * transfer_lien_release_one: what is outstanding written off, the `account.lien` event
+ * (released) sent.
+ */
+export const LienReleaseItemSchema = Type.Object({
+  lienId: Type.String(),
+  accountId: Type.String(),
+  operator: Type.String(),
+  at: TimeText,
+  journal: WriteOffJournalSchema,
+  event: OutboxEventItemSchema,
+});
+export type LienReleaseItem = Static<typeof LienReleaseItemSchema>;
+
+export const LienReleaseResultSchema = Type.Union([
+  Type.Object({ kind: Type.Literal('released'), writtenOffKobo: KoboText }),
+  /** Not active any more (paid, or released by a racing call): nothing moved. */
+  Type.Object({ kind: Type.Literal('unchanged') }),
+]);
+
+export const lienRelease = batchKind({
+  apply: 'transfer_lien_release_one',
+  locks: 'transfer_lien_release_locks',
+  item: LienReleaseItemSchema,
+  result: LienReleaseResultSchema,
 });

@@ -14,6 +14,9 @@ import type { Rail } from '../../rails/rail.ts';
 import type { BeneficiaryService } from '../beneficiaries/index.ts';
 import type { Collections } from './collections.ts';
 import { createInboundCreditService } from './inbound/inbound-credit-service.ts';
+import { createInboundRecallService } from './inbound/inbound-recall.ts';
+import { createTransferReversalService } from './intra-bank/transfer-reversal.ts';
+import { createLienService } from './liens/lien-release.ts';
 import { findBank } from './name-enquiry/bank-directory.ts';
 import { createNameEnquiryService } from './name-enquiry/name-enquiry-service.ts';
 import { createOutboundTransferService } from './outbound/outbound-transfer-service.ts';
@@ -21,9 +24,12 @@ import { createStatusQueryWorker } from './outbound/status-query-worker.ts';
 import { createTransferReturnService } from './outbound/transfer-return.ts';
 import { transferRoutes } from './routes/index.ts';
 import {
+  inboundRecall,
+  lienRelease,
   transferPlacement,
   transferReceipt,
   transferReturn,
+  transferReversal,
   transferSettlement,
 } from './transfer-batch.ts';
 import { createTransferService } from './transfer-service.ts';
@@ -41,22 +47,32 @@ export interface TransfersModuleDeps extends CoreParts {
 
 /**
  * Name enquiry, transfers a client sends, credits other banks send, returns of transfers the
- * beneficiary bank sent back, and their history. Credits and returns from other banks arrive
+ * beneficiary bank sent back, recalls of credits the sending bank takes back, operators'
+ * reversals and liens, and their history. Credits, returns and recalls from other banks arrive
  * through the rail, whichever rail it is.
  */
 function createTransfersServices(deps: TransfersModuleDeps) {
   const { config, db, clock, rail, batches, collections } = deps;
+  const settlementAccountId =
+    config.ibsEnv === 'sandbox' ? GL_ACCOUNTS.sandboxExternalFloat : GL_ACCOUNTS.nipSettlement;
   const inboundCredits = createInboundCreditService({
     db,
     clock,
     institutionCode: config.institutionCode,
     stampDuty: config,
-    settlementAccountId:
-      config.ibsEnv === 'sandbox' ? GL_ACCOUNTS.sandboxExternalFloat : GL_ACCOUNTS.nipSettlement,
+    settlementAccountId,
     batches,
     collections,
   });
   rail.onInboundCredit((credit) => inboundCredits.receive(credit));
+  // Recalls come in on the inbound path, and pay back the GL the credit came from.
+  const inboundRecalls = createInboundRecallService({
+    db,
+    clock,
+    institutionCode: config.institutionCode,
+    settlementAccountId,
+  });
+  rail.onInboundRecalled((notice) => inboundRecalls.receive(notice));
   // Return notices arrive through the rail too, whichever rail it is.
   const transferReturns = createTransferReturnService({ db, clock });
   rail.onTransferReturned((notice) => transferReturns.receive(notice));
@@ -87,6 +103,9 @@ function createTransfersServices(deps: TransfersModuleDeps) {
     outboundTransfers,
     transferService,
     transferReturns,
+    inboundRecalls,
+    transferReversals: createTransferReversalService({ db, clock }),
+    liens: createLienService({ db, clock }),
   };
 }
 
@@ -120,7 +139,17 @@ function transferRouteOptions({ config, services, limit }: RouteParts<TransfersS
 
 export const transfersModule = {
   name: 'transfers',
-  batch: { kinds: [transferPlacement, transferSettlement, transferReceipt, transferReturn] },
+  batch: {
+    kinds: [
+      transferPlacement,
+      transferSettlement,
+      transferReceipt,
+      transferReturn,
+      inboundRecall,
+      transferReversal,
+      lienRelease,
+    ],
+  },
   createServices: createTransfersServices,
   routes: [moduleRoutes('api', transferRoutes, transferRouteOptions)],
   workers: [

@@ -57,6 +57,7 @@ function asAccount(account: VirtualAccount, kycLevel: string | undefined, now: D
     notificationSettings: DEFAULT_NOTIFICATION_SETTINGS,
     balanceKobo: 0n,
     heldKobo: 0n,
+    lienKobo: 0n,
     holder: null,
     dailyLimitKey: account.id,
     autoSweep: null,

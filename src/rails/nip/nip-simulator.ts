@@ -14,6 +14,7 @@ import type {
   TransferOutcome,
 } from '../rail.ts';
 import { outcomeFor, responseMessageFor } from './nip-response-codes.ts';
+import { createSimulatorRecalls } from './simulator-recalls.ts';
 import { createSimulatorReturns, type ReturnAnswer } from './simulator-returns.ts';
 import {
   createMemorySessionStore,
@@ -110,6 +111,11 @@ export interface NipSimulator extends Rail {
   returnTransfer(sessionId: string, reason?: string): Promise<ReturnAnswer>;
   /** Sandbox reset: the kobo .81 returns still waiting on their timer never come. */
   cancelScheduledReturns(): void;
+  /**
+   * Sandbox only: the sending bank recalls a credit it sent (a 30-digit session id), its notice
+   * handed to our recall handler; rejects when the handler refuses it.
+   */
+  recallCredit(sessionId: string, reason?: string): Promise<{ recallSessionId: string }>;
 }
 
 export function isNipSimulator(rail: Rail): rail is NipSimulator {
@@ -144,6 +150,7 @@ export function createNipSimulator(options: NipSimulatorOptions): NipSimulator {
     clock,
     returnAfterMs: options.returnAfterMs ?? DEFAULT_RETURN_AFTER_MS,
   });
+  const recalls = createSimulatorRecalls(clock);
   let inboundHandler: InboundCreditHandler | undefined;
   const queued: string[] = [];
 
@@ -167,6 +174,8 @@ export function createNipSimulator(options: NipSimulatorOptions): NipSimulator {
     onTransferReturned: returns.onTransferReturned,
     returnTransfer: returns.returnTransfer,
     cancelScheduledReturns: returns.cancelScheduled,
+    onInboundRecalled: recalls.onInboundRecalled,
+    recallCredit: recalls.recallCredit,
     inspectSession: (sessionId) => sessions.find(sessionId),
     queueOutcome(code) {
       scriptForCode(code); // refuses a code with no script now, not at the next transfer

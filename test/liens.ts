@@ -1,0 +1,80 @@
+/**
+ * What the tests of recalls, reversals and liens look at: an account's balances as the API shows
+ * them, its liens, the `account.lien` events written about a lien, and the lien receivable GL.
+ */
+import assert from 'node:assert/strict';
+import type { Db } from '../src/db/db.ts';
+import { GL_ACCOUNTS } from '../src/ledger/gl-accounts.ts';
+import type { TestApp } from './harness.ts';
+
+const koboOf = (naira: number) => Math.round(naira * 100);
+
+/** An account's available, book and locked balances in kobo (GET /accounts/:id). */
+export async function balancesOf(
+  testApp: TestApp,
+  headers: Record<string, string>,
+  accountId: string,
+): Promise<{ available: number; book: number; locked: number }> {
+  const response = await testApp.app.inject({
+    method: 'GET',
+    url: `/accounts/${accountId}`,
+    headers,
+  });
+  assert.equal(response.statusCode, 200, response.body);
+  const account = response.json().data;
+  return {
+    available: koboOf(account.accountBalance),
+    book: koboOf(account.bookBalance),
+    locked: koboOf(account.lockedBalance),
+  };
+}
+
+export interface LienPayload {
+  readonly _id: string;
+  readonly account: string;
+  readonly amount: number;
+  readonly outstanding: number;
+  readonly writtenOff: number;
+  readonly reason: string;
+  readonly reference: string;
+  readonly status: string;
+  readonly updatedAt: string;
+}
+
+/** The account's liens as GET /accounts/:id/liens shows them. */
+export async function liensOf(
+  testApp: TestApp,
+  headers: Record<string, string>,
+  accountId: string,
+): Promise<LienPayload[]> {
+  const response = await testApp.app.inject({
+    method: 'GET',
+    url: `/accounts/${accountId}/liens`,
+    headers,
+  });
+  assert.equal(response.statusCode, 200, response.body);
+  return response.json().data;
+}
+
+/** The `account.lien` events written about one lien, oldest first. */
+export async function lienEvents(db: Db, lienId: string): Promise<LienPayload[]> {
+  const rows = await db.query<{ payload: unknown }>(
+    `SELECT payload FROM webhook_events
+      WHERE type = 'account.lien' AND payload->'data'->>'_id' = $1
+      ORDER BY created_at, id`,
+    [lienId],
+  );
+  return rows.map((row) => {
+    const payload = typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload;
+    return (payload as { data: LienPayload }).data;
+  });
+}
+
+/** The lien receivable GL's balance: minus what every active lien still owes. */
+export async function lienReceivable(db: Db): Promise<bigint> {
+  const rows = await db.query<{ balance_kobo: bigint }>(
+    'SELECT balance_kobo FROM ledger_accounts WHERE id = $1',
+    [GL_ACCOUNTS.lienReceivable],
+  );
+  return BigInt(rows[0]?.balance_kobo ?? 0n);
+}
