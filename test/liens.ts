@@ -61,7 +61,10 @@ export async function lienEvents(db: Db, lienId: string): Promise<LienPayload[]>
   const rows = await db.query<{ payload: unknown }>(
     `SELECT payload FROM webhook_events
       WHERE type = 'account.lien' AND payload->'data'->>'_id' = $1
-      ORDER BY created_at, id`,
+      -- A lien's events in the order they happened: by time, and under a frozen test clock
+      -- (one time for all) by what was still owed, which only ever goes down.
+      ORDER BY created_at, (payload->'data'->>'outstanding')::numeric DESC,
+        payload->'data'->>'status' = 'active' DESC, id`,
     [lienId],
   );
   return rows.map((row) => {

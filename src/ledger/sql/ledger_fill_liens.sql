@@ -27,6 +27,7 @@ DECLARE
   v_amounts bigint[] := '{}';
   v_narrations text[] := '{}';
   v_notice jsonb;
+  v_when timestamptz;
 BEGIN
   SELECT balance_kobo - held_kobo INTO v_available FROM ledger_accounts WHERE id = p_account_id;
   FOR v_lien IN SELECT * FROM ledger_liens
@@ -35,17 +36,21 @@ BEGIN
     v_take := least(v_lien.outstanding_kobo, v_available);
     v_available := v_available - v_take;
     v_total := v_total + v_take;
+    -- Never before the lien's own last change: the credit's time comes from the instance that
+    -- prepared it, whose clock may be a little behind the one that placed the lien, and a
+    -- receiver ordering `account.lien` events by time must see `filled` after `active`.
+    v_when := greatest(p_at, v_lien.updated_at);
     UPDATE ledger_liens SET outstanding_kobo = outstanding_kobo - v_take,
         status = CASE WHEN outstanding_kobo = v_take THEN 'filled' ELSE 'active' END,
-        resolved_at = CASE WHEN outstanding_kobo = v_take THEN p_at END,
-        updated_at = p_at
+        resolved_at = CASE WHEN outstanding_kobo = v_take THEN v_when END,
+        updated_at = v_when
       WHERE id = v_lien.id;
     v_ids := v_ids || p_account_id;
     v_amounts := v_amounts || -v_take;
     v_narrations := v_narrations || ('Lien recovery: ' || v_lien.reason);
     IF v_take = v_lien.outstanding_kobo AND v_lien.on_filled IS NOT NULL THEN
       v_filled := v_filled || (v_lien.on_filled || jsonb_build_object(
-        'lienId', v_lien.id, 'amountKobo', v_lien.amount_kobo::text));
+        'lienId', v_lien.id, 'amountKobo', v_lien.amount_kobo::text, 'at', v_when));
     END IF;
   END LOOP;
   IF v_total = 0 THEN
@@ -56,6 +61,7 @@ BEGIN
     'Lien recovery', p_source_id, NULL, p_at,
     v_ids || 'gl.lien_receivable'::text, v_amounts || v_total, v_narrations || NULL::text, NULL);
   FOREACH v_notice IN ARRAY v_filled LOOP
-    EXECUTE format('SELECT %I($1, $2)', v_notice->>'handler') USING v_notice, p_at;
+    EXECUTE format('SELECT %I($1, $2)', v_notice->>'handler')
+      USING v_notice, (v_notice->>'at')::timestamptz;
   END LOOP;
 END $$;
