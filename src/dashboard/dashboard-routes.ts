@@ -10,6 +10,7 @@ import type { Lockout } from '../http/plugins/rate-limits.ts';
 import { errorPage } from './error-page.ts';
 import type { LoginLinks } from './login-links.ts';
 import { toolsFor } from './page-tools.ts';
+import { accountPageRoutes } from './routes/account.ts';
 import { accountRoutes } from './routes/accounts.ts';
 import { assetRoutes } from './routes/assets.ts';
 import { auditRoutes } from './routes/audit.ts';
@@ -158,6 +159,7 @@ function pageRoutes(sandbox: boolean) {
     clientRoutes,
     clientActionRoutes,
     accountRoutes,
+    accountPageRoutes,
     statementRoutes,
     transferRoutes,
     transferStoryRoutes,

@@ -3,6 +3,8 @@ import { before, describe, it } from 'node:test';
 import { classifyResponseCode } from './nip/nip-response-codes.ts';
 import type {
   FundsTransferRequest,
+  InboundCreditRequest,
+  InboundRecallNotice,
   NameEnquiryOutcome,
   Rail,
   TransferOutcome,
@@ -43,12 +45,25 @@ export interface RailContractScenarios {
   readonly waitBetweenQueries?: () => Promise<void>;
   /** A transfer the beneficiary bank sends back after it succeeded; omitted if none can be. */
   readonly returns?: ReturnScenario;
+  /** A credit another bank sends to one of our accounts, then recalls; omitted if none can be. */
+  readonly recalls?: RecallScenario;
 }
 
 export interface ReturnScenario extends TransferScenario {
   /** Makes the beneficiary bank send it back, if it does not by itself. */
   readonly bringBack?: (rail: Rail, sessionId: string) => Promise<void>;
   /** How long its return notice may take to arrive. */
+  readonly withinMs: number;
+}
+
+export interface RecallScenario {
+  /** Shown in test names, e.g. 'recalled by recallCredit'. */
+  readonly label: string;
+  /** Makes another bank send a credit to one of our accounts; answers the credit's session id. */
+  readonly sendCredit: (rail: Rail) => Promise<string>;
+  /** Makes the bank that sent the credit under this session id recall it. */
+  readonly recall: (rail: Rail, sessionId: string) => Promise<void>;
+  /** How long the credit, then its recall notice, may each take to arrive. */
   readonly withinMs: number;
 }
 
@@ -74,6 +89,7 @@ export function describeRailContract(
     describeUnknownTransfers(rail, scenarios);
     describeResentSessions(rail, scenarios);
     describeReturns(rail, scenarios.returns, scenarios);
+    describeRecalls(rail, scenarios.recalls);
   });
 }
 
@@ -190,19 +206,66 @@ function describeReturns(
   });
 }
 
+/**
+ * The recall notice is what takes money back from a customer: it must name the credit the rail
+ * delivered (the handler finds the credit by that session id alone), under a session id of its
+ * own (the credit's reversalReference, the key that makes a resent recall move nothing), and
+ * reach the handler registered last, never one replaced.
+ */
+function describeRecalls(rail: () => Rail, recalls: RecallScenario | undefined): void {
+  describe('a credit the sending bank recalls', () => {
+    if (recalls === undefined) {
+      it('is recalled', { skip: 'the rail supplied no recall scenario' }, () => {});
+      return;
+    }
+    it(`notifies the recall, naming the credit it delivered (${recalls.label})`, async () => {
+      const { credit, notice } = await creditThenRecall(rail(), recalls);
+      assert.equal(notice.sessionId, credit.sessionId);
+      assert.match(notice.recallSessionId, /^\d{30}$/);
+      assert.notEqual(notice.recallSessionId, credit.sessionId, 'the recall has its own session');
+      assert.ok(notice.reason.trim() !== '', 'a recall says why');
+    });
+
+    it('hands the notice to the recall handler registered last', async () => {
+      const replaced: InboundRecallNotice[] = [];
+      rail().onInboundRecalled(async (notice) => replaced.push(notice));
+      const { notice } = await creditThenRecall(rail(), recalls);
+      assert.ok(notice.recallSessionId !== '');
+      assert.deepEqual(replaced, [], 'a replaced handler hears nothing');
+    });
+  });
+}
+
+/** A credit delivered to the credit handler, then its recall's notice to the recall handler. */
+async function creditThenRecall(
+  rail: Rail,
+  recalls: RecallScenario,
+): Promise<{ credit: InboundCreditRequest; notice: InboundRecallNotice }> {
+  const credits: InboundCreditRequest[] = [];
+  const notices: InboundRecallNotice[] = [];
+  rail.onInboundCredit(async (request) => credits.push(request));
+  rail.onInboundRecalled(async (notice) => notices.push(notice));
+  const sessionId = await recalls.sendCredit(rail);
+  const credit = await noticeFor(credits, sessionId, recalls.withinMs, 'inbound credit');
+  await recalls.recall(rail, sessionId);
+  const notice = await noticeFor(notices, sessionId, recalls.withinMs, 'recall notice');
+  return { credit, notice };
+}
+
 /** The first notice for the session, waited for up to withinMs. */
-async function noticeFor(
-  notices: readonly TransferReturnNotice[],
+async function noticeFor<T extends { readonly sessionId: string }>(
+  notices: readonly T[],
   sessionId: string,
   withinMs: number,
-): Promise<TransferReturnNotice> {
+  what = 'return notice',
+): Promise<T> {
   const until = Date.now() + withinMs;
   for (;;) {
     const found = notices.find((notice) => notice.sessionId === sessionId);
     if (found !== undefined) {
       return found;
     }
-    assert.ok(Date.now() < until, `no return notice within ${withinMs} ms`);
+    assert.ok(Date.now() < until, `no ${what} within ${withinMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }

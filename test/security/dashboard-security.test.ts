@@ -6,7 +6,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DashboardBrowser } from '../dashboard-browser.ts';
-import { adminHeaders, createClient } from '../factories.ts';
+import {
+  adminHeaders,
+  createClient,
+  sandboxCredit,
+  sendTransfer,
+  signedInClient,
+} from '../factories.ts';
 import { buildTestApp, TEST_SECRETS, type TestApp } from '../harness.ts';
 
 const PAGES = [
@@ -17,6 +23,7 @@ const PAGES = [
   '/dashboard/sandbox',
   '/dashboard/clients/CLIENT',
   '/dashboard/clients/CLIENT/accounts',
+  '/dashboard/clients/CLIENT/accounts/NUMBER',
   '/dashboard/clients/CLIENT/accounts/ACCOUNT/statement',
   '/dashboard/clients/CLIENT/accounts/ACCOUNT/statement.csv',
   '/dashboard/clients/CLIENT/transfers',
@@ -45,6 +52,8 @@ const ACTIONS = [
   '/dashboard/clients/CLIENT/ussd/dial',
   '/dashboard/clients/CLIENT/transfers/ffffffffffffffffffffffff/return',
   '/dashboard/clients/CLIENT/transfers/ffffffffffffffffffffffff/recall',
+  '/dashboard/clients/CLIENT/transfers/ffffffffffffffffffffffff/reversal',
+  '/dashboard/clients/CLIENT/accounts/NUMBER/liens/ffffffffffffffffffffffff/release',
   '/dashboard/clients/CLIENT/webhooks/EVENT/replay',
   '/dashboard/sandbox/nip-next-outcome',
 ];
@@ -226,6 +235,43 @@ describe('dashboard security', () => {
       const accepted = await browser.post('/dashboard/clients', { name: 'Csrf Control' });
       assert.equal(accepted.statusCode, 303);
       assert.equal(await clientCount(testApp), before + 1);
+    });
+
+    it('a reversal or a lien release without the token moves no money', async () => {
+      const browser = new DashboardBrowser(testApp.app);
+      await browser.signIn('ivan');
+      const sender = await signedInClient(testApp, 'Csrf Sender', 2);
+      await sandboxCredit(testApp.app, sender.client.mainAccountNumber, 100);
+      const sent = await sendTransfer(testApp.app, sender.headers, {
+        debitAccountNumber: sender.client.mainAccountNumber,
+        beneficiaryBankCode: '999240',
+        beneficiaryAccountNumber: client.mainAccountNumber,
+        amount: 50,
+      });
+      assert.equal(sent.statusCode, 200, sent.body);
+      const transferId: string = sent.json().data._id;
+      const base = `/dashboard/clients/${sender.client.ibsClientId}`;
+      for (const path of [
+        `${base}/transfers/${transferId}/reversal`,
+        `${base}/accounts/${sender.client.mainAccountNumber}/liens/ffffffffffffffffffffffff/release`,
+      ]) {
+        const answer = await browser.post(path, { reason: 'Forged' }, { csrf: 'forged-token' });
+        assert.equal(answer.statusCode, 403, path);
+      }
+      const [row] = await testApp.db.query<{ status: string }>(
+        'SELECT status FROM transfers WHERE id = $1',
+        [transferId],
+      );
+      assert.equal(row?.status, 'Completed');
+      const audit = await testApp.services.auditLog.list({
+        actor: 'operator:ivan',
+        offset: 0,
+        limit: 50,
+      });
+      assert.ok(
+        !audit.events.some((event) => /reversal|release/.test(event.action)),
+        'no admin call was made',
+      );
     });
 
     it('sign-in itself needs the form’s token (no login CSRF)', async () => {

@@ -26,8 +26,8 @@ type Params = { id: string; accountNumber: string; action: string };
 type Accounts = AdminData<'GET /admin/clients/:id/accounts'>;
 
 /**
- * A client's accounts and sub-accounts with balances; freeze and unfreeze; in the sandbox, money
- * arriving from another bank.
+ * A client's accounts and sub-accounts with balances (each number opens the account's page, with
+ * its liens); freeze and unfreeze; in the sandbox, money arriving from another bank.
  */
 export const accountRoutes: DashboardPage = async (app, { tools }) => {
   app.get<{ Params: Params }>(
@@ -125,7 +125,7 @@ function accountsTable(rows: Accounts, base: string, csrf: string, empty: string
       {
         label: 'Number',
         cell: (account) =>
-          html`<a href="${base}/accounts/${account._id}/statement">${account.accountNumber}</a>`,
+          html`<a href="${base}/accounts/${account.accountNumber}">${account.accountNumber}</a>`,
       },
       { label: 'Name', cell: (account) => account.accountName },
       {
@@ -138,8 +138,13 @@ function accountsTable(rows: Accounts, base: string, csrf: string, empty: string
       { label: 'KYC', cell: (account) => String(account.kycLevel ?? '') },
       { label: 'Available', numeric: true, cell: (account) => naira(account.accountBalance) },
       { label: 'Book', numeric: true, cell: (account) => naira(account.bookBalance) },
-      { label: 'Held', numeric: true, cell: (account) => naira(account.lockedBalance) },
+      // Held funds and what the account owes under liens (docs/api.md, decisions).
+      { label: 'Locked', numeric: true, cell: (account) => naira(account.lockedBalance) },
       { label: 'Status', cell: (account) => badge(account.status) },
+      {
+        label: 'Statement',
+        cell: (account) => html`<a href="${base}/accounts/${account._id}/statement">statement</a>`,
+      },
       { label: 'Actions', cell: (account) => freezeButton(account, base, csrf) },
     ],
     rows,

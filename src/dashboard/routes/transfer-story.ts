@@ -1,9 +1,11 @@
-import type { AdminData } from '../admin-call.ts';
+import type { AdminApi, AdminData } from '../admin-call.ts';
 import { csrfField, field, recordDetails, recordsTable } from '../components.ts';
 import { type Html, html } from '../html.ts';
+import { type Lien, liensTable } from '../lien-list.ts';
 import { clientPath, clientRoute, type DashboardPage, loadClient } from '../route-kit.ts';
 import { transferRecallRoutes } from './transfer-recall.ts';
 import { transferReturnRoutes } from './transfer-return.ts';
+import { transferReversalRoutes } from './transfer-reversal.ts';
 
 const TRANSFER_FIELDS = [
   '_id',
@@ -43,9 +45,10 @@ const ENTRY_FIELDS = [
 ] as const;
 
 /**
- * One transfer's whole story: the request, its ledger entries, the NIP session, its webhooks; in
- * the sandbox, a Completed NIP transfer can be returned from here, and a credit from another bank
- * recalled.
+ * One transfer's whole story: the request, its ledger entries, the NIP session, its webhooks. A
+ * Completed intra-bank transfer can be reversed from here, and the lien a reversed credit left on
+ * the client's account released; in the sandbox, a Completed NIP transfer can be returned, and a
+ * credit from another bank recalled.
  */
 export const transferStoryRoutes: DashboardPage = async (app, { tools }) => {
   app.get<{ Params: { id: string; transferId: string } }>(
@@ -67,6 +70,8 @@ export const transferStoryRoutes: DashboardPage = async (app, { tools }) => {
         return failed(story, 'Transfer');
       }
       const { transfer, ledgerEntries, nip, webhookEvents } = story.data;
+      const page = clientPath(id, `/transfers/${transfer._id}`);
+      const liens = await liensOf(admin, story.data);
       return render(
         { title: 'Transfer story', client: { id, name: client.data.name }, current: '/transfers' },
         html`<section aria-labelledby="request" class="card"><h2 id="request">The transfer</h2>
@@ -78,16 +83,94 @@ ${nip === null ? html`<p class="empty">Not a NIP transfer (intra-bank): no sessi
 <section aria-labelledby="events"><h2 id="events">Webhook events</h2>
 ${recordsTable('Webhook events about this transfer', webhookEvents, 'No webhook event.')}
 <p><a href="${clientPath(id, '/webhooks')}">Every delivery, with its attempts</a></p></section>
-${sandbox && returnable(transfer) ? returnForm(clientPath(id, `/transfers/${transfer._id}/return`), csrf) : ''}
-${sandbox && recallable(transfer) ? recallForm(clientPath(id, `/transfers/${transfer._id}/recall`), csrf) : ''}`,
+${liens.length > 0 ? lienSection(liens, { clientId: id, page, csrf }) : ''}
+${reversible(transfer) ? reversalForm(`${page}/reversal`, csrf) : ''}
+${sandbox && returnable(transfer) ? returnForm(`${page}/return`, csrf) : ''}
+${sandbox && recallable(transfer) ? recallForm(`${page}/recall`, csrf) : ''}`,
       );
     },
   );
   await app.register(transferReturnRoutes, { tools });
   await app.register(transferRecallRoutes, { tools });
+  await app.register(transferReversalRoutes, { tools });
 };
 
-type StoryTransfer = AdminData<'GET /admin/clients/:id/transfers/:transferId/story'>['transfer'];
+type Story = AdminData<'GET /admin/clients/:id/transfers/:transferId/story'>;
+type StoryTransfer = Story['transfer'];
+
+/** What an operator may reverse: a Completed intra-bank transfer, from its sender's side. */
+function reversible(transfer: StoryTransfer): boolean {
+  return (
+    transfer.type === 'Outwards' &&
+    transfer.providerChannel !== 'NIP' &&
+    transfer.status === 'Completed'
+  );
+}
+
+/** An operator reverses a transfer made in error (docs/api.md, "Operator reversals"). */
+function reversalForm(action: string, csrf: string): Html {
+  return html`<section aria-labelledby="reversal" class="card">
+<h2 id="reversal">Reverse this transfer</h2>
+<p>The sender gets the amount back at once; the beneficiary gives back what it kept, and what it no longer has becomes a lien its next credits pay.</p>
+<form method="post" action="${action}" class="grid" data-confirm="Reverse this transfer? Both sides become Reversed; the beneficiary may be left owing a lien.">
+${csrfField(csrf)}
+${field({ label: 'Reason', name: 'reason', required: true, placeholder: 'Sent to the wrong beneficiary' })}
+<div class="actions"><button type="submit" class="button danger">Reverse this transfer</button></div>
+</form>
+</section>`;
+}
+
+/**
+ * The liens a reversed credit left on the client's account: those its recall or reversal placed
+ * (their reference is the credit's reversalReference), looked for on the accounts its ledger
+ * entries name (a virtual account's payment lands on its settlement account, not the number it
+ * was paid to). Only a credit's own story shows them: its account is this client's.
+ */
+async function liensOf(admin: AdminApi, story: Story): Promise<readonly AccountLien[]> {
+  const { transfer, ledgerEntries } = story;
+  const reference = transfer.reversalReference;
+  if (transfer.type !== 'Inwards' || reference === null) {
+    return [];
+  }
+  const numbers = new Set(
+    ledgerEntries.flatMap((entry) =>
+      entry.isGlAccount || entry.accountNumber === null ? [] : [entry.accountNumber],
+    ),
+  );
+  const found = await Promise.all(
+    [...numbers].map(async (accountNumber) => {
+      const liens = await admin.get('/admin/accounts/:accountNumber/liens', {
+        params: { accountNumber },
+      });
+      return liens.ok
+        ? liens.data
+            .filter((lien) => lien.reference === reference)
+            .map((lien) => ({ ...lien, accountNumber }))
+        : [];
+    }),
+  );
+  return found.flat();
+}
+
+type AccountLien = Lien & { readonly accountNumber: string };
+
+function lienSection(
+  liens: readonly AccountLien[],
+  at: { clientId: string; page: string; csrf: string },
+): Html {
+  return html`<section aria-labelledby="liens" class="card"><h2 id="liens">The lien it left</h2>
+${liensTable(liens, {
+  caption: 'Liens its recall or reversal placed',
+  empty: 'No lien.',
+  csrf: at.csrf,
+  back: at.page,
+  releaseAction: (lien) =>
+    clientPath(
+      at.clientId,
+      `/accounts/${encodeURIComponent(lien.accountNumber)}/liens/${encodeURIComponent(lien._id)}/release`,
+    ),
+})}</section>`;
+}
 
 /** What the beneficiary bank may send back: a Completed transfer of ours to another bank. */
 function returnable(transfer: StoryTransfer): boolean {

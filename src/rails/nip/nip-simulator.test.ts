@@ -78,6 +78,27 @@ const scenarios: RailContractScenarios = {
   failsDefinitively: byKobo(51n),
   answersUnknown: [97n, 96n, 1n, 9n, 94n].map(byKobo),
   returns: { ...byKobo(81n), withinMs: 2_000 },
+  recalls: {
+    label: 'recalled by recallCredit',
+    sendCredit: async (rail) => {
+      assert.ok(isNipSimulator(rail));
+      const sent = await rail.sendInboundCredit({
+        beneficiaryAccountNumber: '1000000018',
+        amountKobo: 250_000n,
+        originator: {
+          bankCode: OTHER_BANK,
+          accountNumber: '0123456789',
+          accountName: 'YUSUF BELLO',
+        },
+      });
+      return sent.sessionId;
+    },
+    recall: async (rail, sessionId) => {
+      assert.ok(isNipSimulator(rail));
+      await rail.recallCredit(sessionId, 'Credit sent in error');
+    },
+    withinMs: 0,
+  },
 };
 
 /** The same, with the return asked for (the sandbox control) instead of the .81 script. */
