@@ -95,7 +95,10 @@ describe('GET /accounts/:id/statement: PDF and CSV documents', () => {
       assert.equal(response.headers['cache-control'], 'no-store');
       const pages = await pdfLines(response.rawPayload);
       assert.equal(pages.length, 3);
-      pages.forEach((lines, index) => assert.equal(lines.at(-1), `Page ${index + 1} of 3`));
+      assert.deepEqual(
+        pages.map((lines) => lines.at(-1)),
+        ['Page 1 of 3', 'Page 2 of 3', 'Page 3 of 3'],
+      );
       const text = pages.flat();
       assert.equal(text[0], 'Safe Haven Sandbox Bank');
       assert.ok(text.some((line) => line.startsWith('Account number: ')));
