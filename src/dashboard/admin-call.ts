@@ -127,7 +127,24 @@ export function adminCaller(
     }
     return { ...body, ok: true, statusCode: response.statusCode };
   };
-  const download = async (path: string, parts: unknown): Promise<AdminDownload | AdminFailure> => {
+  const download = downloader(app, adminToken, request, operator);
+  return {
+    download: (path, ...[parts]) => download(path, parts),
+    get: (path, ...[parts]) => call('GET', path, parts),
+    post: (path, ...[parts]) => call('POST', path, parts),
+    put: (path, ...[parts]) => call('PUT', path, parts),
+    delete: (path, ...[parts]) => call('DELETE', path, parts),
+  };
+}
+
+/** The admin API's GET of a document, streamed through (see `AdminApi.download`). */
+function downloader(
+  app: FastifyInstance,
+  adminToken: string,
+  request: FastifyRequest,
+  operator: string,
+) {
+  return async (path: string, parts: unknown): Promise<AdminDownload | AdminFailure> => {
     const response = await app.inject({
       method: 'GET',
       url: requestOf(path, parts).url,
@@ -156,13 +173,6 @@ export function adminCaller(
       disposition: String(response.headers['content-disposition'] ?? 'attachment'),
       body,
     };
-  };
-  return {
-    download: (path, ...[parts]) => download(path, parts),
-    get: (path, ...[parts]) => call('GET', path, parts),
-    post: (path, ...[parts]) => call('POST', path, parts),
-    put: (path, ...[parts]) => call('PUT', path, parts),
-    delete: (path, ...[parts]) => call('DELETE', path, parts),
   };
 }
 
