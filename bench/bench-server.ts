@@ -55,7 +55,26 @@ const handlers: Handlers = {
     return { cpuUserUs: cpu.user, cpuSystemUs: cpu.system, db: structuredClone(appDbCounters) };
   },
   countRunRows: (db, request) => countRunRows(db, request),
+  memoryWatch: async (_db, request) => watchMemory(request.action),
 };
+
+const memory = { baselineRss: 0, peakRss: 0, timer: undefined as NodeJS.Timeout | undefined };
+
+/** Peak resident memory over a measurement, sampled often enough to catch a short peak. */
+function watchMemory(action: 'start' | 'stop') {
+  clearInterval(memory.timer);
+  memory.timer = undefined;
+  const rss = process.memoryUsage.rss();
+  if (action === 'stop') {
+    return { baselineRss: memory.baselineRss, peakRss: Math.max(memory.peakRss, rss) };
+  }
+  memory.baselineRss = rss;
+  memory.peakRss = rss;
+  memory.timer = setInterval(() => {
+    memory.peakRss = Math.max(memory.peakRss, process.memoryUsage.rss());
+  }, 10);
+  return { baselineRss: rss, peakRss: rss };
+}
 
 async function main(): Promise<void> {
   const config = loadConfig();

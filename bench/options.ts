@@ -3,10 +3,11 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 
 /**
- * The parts of the bench: `http` (health, accounts, statements), `transfers`, `webhooks`, and
- * `start` (an in-memory start to its first /health 200).
+ * The parts of the bench: `http` (health, accounts, statements), `transfers`, `webhooks`,
+ * `start` (an in-memory start to its first /health 200), and `exports` (the big account's
+ * statement as CSV and PDF: the server's memory growth beside JSON pages').
  */
-export const SECTIONS = ['http', 'transfers', 'webhooks', 'start'] as const;
+export const SECTIONS = ['http', 'transfers', 'webhooks', 'start', 'exports'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export interface BenchOptions {
@@ -40,7 +41,8 @@ const USAGE = `Usage: npm run bench -- [options]
   --quick            short run: 3 rounds of 3 s, 100,000 entries, 20 samples
   --only PARTS       comma-separated parts to run: http (health, accounts, statements; seeds
                      the big account), transfers, webhooks, start (10 in-memory starts,
-                     3 with --quick) (default: all four)
+                     3 with --quick), exports (the big account's statement as CSV
+                     and PDF, memory growth; seeds the big account) (default: all)
   --rounds N         rounds to take the median of (default 5)
   --duration S       seconds per load run, transfer runs too (default 8)
   --connections N    concurrent connections (transfer lanes too) per load run (default 50)

@@ -25,6 +25,14 @@ export interface Commands {
     reply: { cpuUserUs: number; cpuSystemUs: number; db: DbCounters };
   };
   countRunRows: { request: { clientId: string }; reply: RunRowsReply };
+  /** Starts sampling the server's resident memory (every 10 ms), or stops and answers it. */
+  memoryWatch: { request: { action: 'start' | 'stop' }; reply: MemoryWatch };
+}
+
+/** The server's resident set size (bytes) when the watch started, and its peak since. */
+export interface MemoryWatch {
+  readonly baselineRss: number;
+  readonly peakRss: number;
 }
 
 export type CommandName = keyof Commands;

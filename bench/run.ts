@@ -25,6 +25,7 @@ import {
 import type { BalanceCheck, SeedSummary } from './seed-ledger.ts';
 import { type ServerProcess, startServer } from './server-process.ts';
 import { renderStartTable, runStartBench } from './start.ts';
+import { renderExportTable, runExportBench } from './statement-exports.ts';
 import { type StatementScenario, statementScenarios, timeStatements } from './statements.ts';
 import {
   BENCH_INSTITUTION_CODE,
@@ -102,14 +103,20 @@ async function main(): Promise<void> {
   const document: Record<string, unknown> = {};
   let transferProblems = 0;
   try {
-    if (options.only.includes('http') || options.only.includes('transfers')) {
+    if (['http', 'transfers', 'exports'].some((part) => options.only.some((on) => on === part))) {
       const base = await prepareServer(options, cleanup);
-      if (options.only.includes('http')) {
-        const session = await prepareHttp(base);
-        await warmUp(session);
+      const seeded =
+        options.only.includes('http') || options.only.includes('exports')
+          ? await prepareHttp(base)
+          : undefined;
+      if (seeded !== undefined && options.only.includes('http')) {
+        await warmUp(seeded);
         const deadline = startedAt.getTime() + options.maxMinutes * 60_000;
-        const { rounds, stoppedEarly } = await measureRounds(session, deadline);
-        Object.assign(document, report(session, { startedAt, rounds, stoppedEarly }));
+        const { rounds, stoppedEarly } = await measureRounds(seeded, deadline);
+        Object.assign(document, report(seeded, { startedAt, rounds, stoppedEarly }));
+      }
+      if (seeded !== undefined && options.only.includes('exports')) {
+        document.exports = await measureExports(seeded);
       }
       if (options.only.includes('transfers')) {
         transferProblems = await measureTransfers(base, document);
@@ -172,6 +179,19 @@ async function prepareHttp(base: ServerSession): Promise<Session> {
   return { ...base, seed, balance, violations, scenarios };
 }
 
+/** The big account's statement as CSV and PDF: the server's memory beside JSON pages'. */
+async function measureExports(session: Session) {
+  log('exports: the big account as CSV and PDF, the server memory growth beside JSON pages');
+  const results = await runExportBench({
+    server: session.server,
+    accountId: session.fixtures.bigAccount.id,
+    entries: session.seed.firstSeq - 1 + session.seed.entries,
+    headers: session.fixtures.apiHeaders,
+  });
+  process.stdout.write(`\n${renderExportTable(results)}\n`);
+  return results;
+}
+
 /** Transfers against the raw ledger rate, on the same server; answers the count of problems. */
 async function measureTransfers(
   base: ServerSession,
@@ -220,6 +240,7 @@ function serverEnv(databaseEnv: Readonly<Record<string, string>>, adminToken: st
     RATE_LIMIT_API_PER_MINUTE_PER_CLIENT: '0',
     RATE_LIMIT_NAME_ENQUIRY_PER_MINUTE_PER_CLIENT: '0',
     RATE_LIMIT_NAME_ENQUIRY_MISSES_PER_HOUR_PER_CLIENT: '0',
+    RATE_LIMIT_STATEMENT_EXPORTS_PER_MINUTE_PER_CLIENT: '0',
   };
   if (databaseEnv.DATABASE_URL === undefined) {
     delete env.DATABASE_URL;

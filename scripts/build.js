@@ -45,7 +45,8 @@ console.log(
  * public files and its process entries; what they share goes to chunks. Libraries that read
  * files of their own folder at run time stay outside (the embedded database's WebAssembly, the
  * API explorer's pages, pino's worker-thread transports, pg's optional native binding, static
- * file serving), installed as usual from `dependencies`.
+ * file serving, pdfkit's standard-font metrics, which it loads through its own package.json
+ * `imports` and its data folder), installed as usual from `dependencies`.
  */
 async function bundle() {
   const { build } = await import('esbuild');
@@ -67,6 +68,7 @@ async function bundle() {
       'pino',
       'pg',
       'ioredis',
+      'pdfkit',
     ],
     // Libraries written as CommonJS call require(); an ES module bundle provides one.
     banner: {

@@ -166,6 +166,7 @@ function customerServices(
     // GET /accounts?isSubAccount=true lists virtual accounts after the sub-accounts.
     alsoListed: virtualAccountsAsAccounts(clock),
     proof: createIdentityProof(identity.identityService),
+    statementBank: { name: findBank(config.institutionCode, config.institutionCode)?.name ?? '' },
   });
   const clients = clientsModule.createServices({
     ...core,

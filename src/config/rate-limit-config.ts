@@ -15,6 +15,8 @@ export interface RateLimitConfig {
   readonly nameEnquiryPerMinutePerClient: number;
   /** Name enquiries for accounts that do not exist, per hour, per client (then 429). */
   readonly nameEnquiryMissesPerHourPerClient: number;
+  /** Statement documents (PDF, CSV) per minute, per client: each reads a whole range. */
+  readonly statementExportsPerMinutePerClient: number;
 }
 
 export function readRateLimitConfig(read: EnvReader): RateLimitConfig {
@@ -36,6 +38,10 @@ export function readRateLimitConfig(read: EnvReader): RateLimitConfig {
     nameEnquiryMissesPerHourPerClient: perMinute(
       'RATE_LIMIT_NAME_ENQUIRY_MISSES_PER_HOUR_PER_CLIENT',
       300,
+    ),
+    statementExportsPerMinutePerClient: perMinute(
+      'RATE_LIMIT_STATEMENT_EXPORTS_PER_MINUTE_PER_CLIENT',
+      30,
     ),
   });
 }

@@ -31,6 +31,14 @@ export interface AdminFailure {
 
 export type AdminAnswer<K extends AdminRouteKey> = AdminSuccess<K> | AdminFailure;
 
+/** A document as the admin API streams it, with the headers that name it. */
+export interface AdminDownload {
+  readonly ok: true;
+  readonly contentType: string;
+  readonly disposition: string;
+  readonly body: NodeJS.ReadableStream;
+}
+
 /** What every answer tells, whichever the route: whether it worked, and in the API's words. */
 export interface AdminOutcome {
   readonly ok: boolean;
@@ -59,6 +67,14 @@ type Call<M extends AdminMethod> = <P extends AdminPath<M>>(
  * types each: a changed admin answer breaks the dashboard's build.
  */
 export interface AdminApi {
+  /**
+   * A GET whose success is a document (a statement's PDF or CSV), handed on as the admin API
+   * streams it, never held whole; a refusal as any other call's.
+   */
+  readonly download: <P extends AdminPath<'GET'>>(
+    path: P,
+    ...request: RequestArgs<AdminRouteOf<'GET', P>>
+  ) => Promise<AdminDownload | AdminFailure>;
   readonly get: Call<'GET'>;
   readonly post: Call<'POST'>;
   readonly put: Call<'PUT'>;
@@ -111,11 +127,52 @@ export function adminCaller(
     }
     return { ...body, ok: true, statusCode: response.statusCode };
   };
+  const download = downloader(app, adminToken, request, operator);
   return {
+    download: (path, ...[parts]) => download(path, parts),
     get: (path, ...[parts]) => call('GET', path, parts),
     post: (path, ...[parts]) => call('POST', path, parts),
     put: (path, ...[parts]) => call('PUT', path, parts),
     delete: (path, ...[parts]) => call('DELETE', path, parts),
+  };
+}
+
+/** The admin API's GET of a document, streamed through (see `AdminApi.download`). */
+function downloader(
+  app: FastifyInstance,
+  adminToken: string,
+  request: FastifyRequest,
+  operator: string,
+) {
+  return async (path: string, parts: unknown): Promise<AdminDownload | AdminFailure> => {
+    const response = await app.inject({
+      method: 'GET',
+      url: requestOf(path, parts).url,
+      remoteAddress: request.ip,
+      headers: {
+        authorization: `Bearer ${adminToken}`,
+        'x-operator': operator,
+        'x-request-id': request.id,
+      },
+      payloadAsStream: true,
+    });
+    const body = response.stream();
+    if (response.statusCode >= 400) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of body) {
+        chunks.push(Buffer.from(chunk as Uint8Array));
+      }
+      const answer = safeJson(Buffer.concat(chunks).toString('utf8'));
+      const message =
+        typeof answer.message === 'string' ? answer.message : `HTTP ${response.statusCode}`;
+      return { ok: false, statusCode: response.statusCode, message };
+    }
+    return {
+      ok: true,
+      contentType: String(response.headers['content-type'] ?? 'application/octet-stream'),
+      disposition: String(response.headers['content-disposition'] ?? 'attachment'),
+      body,
+    };
   };
 }
 

@@ -3,9 +3,15 @@ import { AppError } from '../errors/app-error.ts';
 import type { Kobo } from '../shared/money.ts';
 import { assertBalanced, type Journal } from './journal.ts';
 import * as ledgerRepository from './ledger-repository.ts';
-import { readStatementPage, type StatementFilter } from './statement-repository.ts';
+import {
+  readStatementEntries,
+  readStatementPage,
+  readStatementSpan,
+  type StatementFilter,
+} from './statement-repository.ts';
 
 export type { JournalEntry } from './ledger-repository.ts';
+export type { StatementEntry, StatementSpan } from './statement-repository.ts';
 export type { StatementFilter };
 
 interface HoldRequest {
@@ -81,6 +87,9 @@ export function restoreGlAccounts(tx: Queryable, snapshot: string): Promise<void
 export function readStatement(db: Queryable, filter: StatementFilter) {
   return readStatementPage(db, filter);
 }
+
+/** A statement export's numbers and balances; then its entries, oldest first, a batch at a time. */
+export { readStatementEntries, readStatementSpan };
 
 /**
  * The entries of the journals posted for some transfers (a transfer and its intra-bank twin),

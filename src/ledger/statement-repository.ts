@@ -129,3 +129,69 @@ function toEntry(row: EntryRow): StatementEntry {
     createdAt: row.created_at,
   };
 }
+
+/** An account's entries in a time range, as numbers, and the balances either side of them. */
+export interface StatementSpan {
+  /** First and last entry numbers (seq) in the range; none when last < first. */
+  readonly first: bigint;
+  readonly last: bigint;
+  /** The balance before the first entry (the balance after the entry before it, or zero). */
+  readonly openingKobo: Kobo;
+  /** The balance after the last entry (the opening balance when the range is empty). */
+  readonly closingKobo: Kobo;
+}
+
+/**
+ * The range of a statement export: two index probes for its numbers and one primary-key read
+ * for each balance. The last number is fixed here, so entries posted while an export streams
+ * never join it: the statement is the account as it stood when it was asked for.
+ */
+export async function readStatementSpan(
+  db: Queryable,
+  range: { accountId: string; from: Date | undefined; to: Date | undefined },
+): Promise<StatementSpan> {
+  const { low, high } = await numberRange(db, {
+    ...range,
+    credits: undefined,
+    page: 0,
+    limit: 1,
+  });
+  const openingKobo = low > 1n ? await balanceAfter(db, range.accountId, low - 1n) : 0n;
+  const closingKobo = high >= low ? await balanceAfter(db, range.accountId, high) : openingKobo;
+  return { first: low, last: high, openingKobo, closingKobo };
+}
+
+async function balanceAfter(db: Queryable, accountId: string, seq: bigint): Promise<Kobo> {
+  const rows = await db.query<{ balance_after_kobo: bigint }>(
+    'SELECT balance_after_kobo FROM ledger_entries WHERE account_id = $1 AND seq = $2',
+    [accountId, seq],
+  );
+  return rows[0]?.balance_after_kobo ?? 0n;
+}
+
+/**
+ * The entries numbered `first` to `last`, oldest first, `batch` at a time: each batch is one
+ * range read on the primary key (keyset, never OFFSET), and the next is read only when the
+ * consumer asks for it, so a million entries stream through a batch's worth of memory.
+ */
+export async function* readStatementEntries(
+  db: Queryable,
+  span: { accountId: string; first: bigint; last: bigint; batch: number },
+): AsyncGenerator<StatementEntry[]> {
+  for (let from = span.first; from <= span.last; from += BigInt(span.batch)) {
+    const to = minBigInt(span.last, from + BigInt(span.batch) - 1n);
+    const rows = await db.query<EntryRow>(
+      `SELECT e.seq, e.amount_kobo, e.balance_after_kobo, e.narration, j.reference,
+              j.transfer_id, e.journal_id, e.created_at
+         FROM ledger_entries e JOIN ledger_journals j ON j.id = e.journal_id
+        WHERE e.account_id = $1 AND e.seq BETWEEN $2 AND $3
+        ORDER BY e.seq`,
+      [span.accountId, from, to],
+    );
+    yield rows.map(toEntry);
+  }
+}
+
+function minBigInt(left: bigint, right: bigint): bigint {
+  return left < right ? left : right;
+}

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { koboToNaira, parseNaira } from './money.ts';
+import { koboToNaira, koboToNairaText, parseNaira } from './money.ts';
 
 const MAX = 100_000_000_000n;
 
@@ -59,5 +59,16 @@ describe('naira codec', () => {
         assert.deepEqual(parseNaira(naira, MAX), { ok: true, kobo });
       }
     }
+  });
+});
+
+describe('naira text for documents', () => {
+  it('writes two decimals, grouped or plain, exactly', () => {
+    assert.equal(koboToNairaText(0n, { grouped: true }), '0.00');
+    assert.equal(koboToNairaText(5n, { grouped: false }), '0.05');
+    assert.equal(koboToNairaText(150050n, { grouped: false }), '1500.50');
+    assert.equal(koboToNairaText(123456789012n, { grouped: true }), '1,234,567,890.12');
+    assert.equal(koboToNairaText(-100000n, { grouped: true }), '-1,000.00');
+    assert.equal(koboToNairaText(9007199254740993n, { grouped: false }), '90071992547409.93');
   });
 });

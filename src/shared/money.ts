@@ -72,3 +72,14 @@ export function koboToNaira(kobo: Kobo): number {
   const naira = Number(text);
   return negative ? -naira : naira;
 }
+
+/**
+ * Kobo as naira text with exactly two decimals, for documents (statements): "1500.50", or
+ * "1,500.50" grouped in thousands. Exact for any amount (no float on the way).
+ */
+export function koboToNairaText(kobo: Kobo, options: { grouped: boolean }): string {
+  const magnitude = kobo < 0n ? -kobo : kobo;
+  const whole = (magnitude / 100n).toString();
+  const naira = options.grouped ? whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',') : whole;
+  return `${kobo < 0n ? '-' : ''}${naira}.${(magnitude % 100n).toString().padStart(2, '0')}`;
+}

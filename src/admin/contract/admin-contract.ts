@@ -1,6 +1,10 @@
 import { type TSchema, Type } from 'typebox';
 import { envelopeSchema, IdParams, pagedEnvelopeSchema } from '../../http/common-schemas.ts';
-import { AccountSchema, StatementQuery, StatementRowSchema } from '../../modules/accounts/index.ts';
+import {
+  AccountSchema,
+  StatementDocumentQuery,
+  StatementRowSchema,
+} from '../../modules/accounts/index.ts';
 import {
   CheckoutSettingsBody,
   CheckoutSettingsSchema,
@@ -182,7 +186,7 @@ const records = {
   },
   'GET /admin/clients/:id/accounts/:accountId/statement': {
     params: ClientAccountParams,
-    query: StatementQuery,
+    query: StatementDocumentQuery,
     answer: pagedEnvelopeSchema(StatementRowSchema),
   },
   'GET /admin/clients/:id/transfers': {

@@ -1,12 +1,13 @@
 /**
  * An account's statement: its lines with the running balance as the admin API answers them,
- * filtered by type, a page at a time, and the same filter as CSV.
+ * filtered by type, a page at a time, and its dates as PDF and CSV downloads.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { adminAnswer, column, DashboardBrowser } from '../../../test/dashboard-browser.ts';
 import { adminHeaders, sendTransfer, signedInClient } from '../../../test/factories.ts';
 import { buildTestApp, type TestApp } from '../../../test/harness.ts';
+import { pdfLines } from '../../../test/pdf-text.ts';
 import { naira } from '../components.ts';
 
 describe('dashboard: account statement', () => {
@@ -83,20 +84,44 @@ describe('dashboard: account statement', () => {
     assert.match(debits.body, /href="\/dashboard\/clients\/[^/]+\/transfers\/[^"]+">story</);
   });
 
-  it('exports the same filter as CSV, quoting a cell that starts like a formula', async () => {
-    const csv = await browser.get(`${path}.csv?type=Credit`);
+  it('links the dates to a PDF and a CSV download, the type filter left out', async () => {
+    const page = await browser.get(`${path}?fromDate=2026-01-01&type=Credit`);
+    assert.match(
+      page.body,
+      /href="[^"]+\/statement\.pdf\?fromDate=2026-01-01" download>Download PDF</,
+    );
+    assert.match(
+      page.body,
+      /href="[^"]+\/statement\.csv\?fromDate=2026-01-01" download>Download CSV</,
+    );
+  });
+
+  it('downloads the statement as a PDF, streamed from the admin API', async () => {
+    const pdf = await browser.get(`${path}.pdf`);
+    assert.equal(pdf.statusCode, 200);
+    assert.equal(pdf.headers['content-type'], 'application/pdf');
+    assert.match(
+      String(pdf.headers['content-disposition']),
+      /attachment; filename="statement-\d{10}-/,
+    );
+    const text = (await pdfLines(pdf.rawPayload)).flat();
+    assert.ok(text.includes('Page 1 of 1'), text.join('\n'));
+    assert.ok(text.some((line) => line.startsWith('Closing balance ')));
+    assert.ok(text.some((line) => line.includes('Payout 7')));
+  });
+
+  it('downloads the statement as CSV, quoting a cell that starts like a formula', async () => {
+    const csv = await browser.get(`${path}.csv`);
     assert.equal(csv.statusCode, 200);
     assert.match(String(csv.headers['content-type']), /text\/csv/);
     assert.match(String(csv.headers['content-disposition']), /attachment; filename="statement-/);
     const lines = csv.body.trim().split('\r\n');
     assert.equal(
       lines[0],
-      'entryNumber,createdAt,type,amount,balanceAfter,narration,reference,transferId',
+      'entryNumber,date,type,amount,balanceAfter,narration,reference,transferId,journalId',
     );
-    assert.equal(lines.length, 2);
+    assert.equal(lines.length, 1 + 22);
     assert.ok(lines[1]?.includes(",Credit,2500.75,2500.75,'=1+2 Invoice 7,"), csv.body);
-    const all = await browser.get(`${path}.csv`);
-    assert.equal(all.body.trim().split('\r\n').length, 1 + 22);
   });
 
   it('another client’s account is an error page', async () => {

@@ -1,4 +1,4 @@
-import type { AdminApi, AdminData, AdminFailure } from '../admin-call.ts';
+import type { AdminApi, AdminData } from '../admin-call.ts';
 import { field, naira, pager, select, table, when } from '../components.ts';
 import { type Html, html } from '../html.ts';
 import {
@@ -14,21 +14,13 @@ type Params = { id: string; accountId: string };
 type Lines = AdminData<'GET /admin/clients/:id/accounts/:accountId/statement'>;
 
 const FILTERS = ['fromDate', 'toDate', 'type'] as const;
-const CSV_PAGE = 100;
-/** A CSV export reads at most this many lines (narrow the dates for more). */
-const CSV_MAX_LINES = 50_000;
-const CSV_COLUMNS = [
-  'entryNumber',
-  'createdAt',
-  'type',
-  'amount',
-  'balanceAfter',
-  'narration',
-  'reference',
-  'transferId',
-] as const;
+/** A document holds every entry of its dates (a type filter would break its running balance). */
+const DATES = ['fromDate', 'toDate'] as const;
 
-/** An account's statement with running balance: filters, pages, and a CSV of the same filter. */
+/**
+ * An account's statement with running balance: filters and pages, and its dates as a PDF or
+ * CSV document, streamed from the admin API.
+ */
 export const statementRoutes: DashboardPage = async (app, { tools }) => {
   app.get<{ Params: Params }>(
     clientRoute('/accounts/:accountId/statement'),
@@ -58,22 +50,28 @@ ${pager(path, query, lines.pagination)}`,
     },
   );
 
-  app.get<{ Params: Params }>(
-    clientRoute('/accounts/:accountId/statement.csv'),
-    { schema: { hide: true } },
-    async (request, reply) => {
-      const { admin, failed } = tools(request, reply);
-      const rows = await csvRows(admin, request.params, listQuery(request.query, FILTERS));
-      if (!Array.isArray(rows)) {
-        return failed(rows, 'Statement export');
-      }
-      const name = request.params.accountId.replace(/[^A-Za-z0-9]/g, '');
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="statement-${name}.csv"`)
-        .send(`${rows.map((row) => row.map(csvCell).join(',')).join('\r\n')}\r\n`);
-    },
-  );
+  // The statement as the admin API streams it: every entry of the dates, as PDF or CSV.
+  for (const format of ['pdf', 'csv'] as const) {
+    app.get<{ Params: Params }>(
+      clientRoute(`/accounts/:accountId/statement.${format}`),
+      { schema: { hide: true } },
+      async (request, reply) => {
+        const { admin, failed } = tools(request, reply);
+        const document = await admin.download('/admin/clients/:id/accounts/:accountId/statement', {
+          params: { id: request.params.id, accountId: request.params.accountId },
+          query: { ...listQuery(request.query, DATES), format },
+        });
+        if (!document.ok) {
+          return failed(document, 'Statement download');
+        }
+        return reply
+          .type(document.contentType)
+          .header('content-disposition', document.disposition)
+          .header('cache-control', 'no-store')
+          .send(document.body);
+      },
+    );
+  }
 };
 
 function statement(
@@ -102,8 +100,19 @@ ${select({
   ],
 })}
 <div class="actions"><button type="submit" class="button">Filter</button>
-<a class="button" href="${`${path}.csv?${new URLSearchParams(filter)}`}" download>Export CSV</a></div>
+<a class="button" href="${`${path}.pdf?${dates(filter)}`}" download>Download PDF</a>
+<a class="button" href="${`${path}.csv?${dates(filter)}`}" download>Download CSV</a></div>
 </form>`;
+}
+
+/** The dates of the filter (days in Lagos for a document), as the download links carry them. */
+function dates(filter: Readonly<Record<string, string>>): string {
+  return new URLSearchParams(
+    DATES.flatMap((name): [string, string][] => {
+      const value = filter[name];
+      return value === undefined ? [] : [[name, value]];
+    }),
+  ).toString();
 }
 
 function linesTable(lines: Lines, clientId: string): Html {
@@ -132,41 +141,4 @@ function linesTable(lines: Lines, clientId: string): Html {
     rows: lines,
     empty: 'No line in this range.',
   });
-}
-
-/** The statement's lines under the filter as CSV rows (a header first), page after page. */
-async function csvRows(
-  admin: AdminApi,
-  params: Params,
-  filter: Readonly<Record<string, string>>,
-): Promise<string[][] | AdminFailure> {
-  const rows: string[][] = [[...CSV_COLUMNS]];
-  for (let page = 0; rows.length - 1 < CSV_MAX_LINES; page += 1) {
-    const lines = await statement(admin, params, { ...filter, page, limit: CSV_PAGE });
-    if (!lines.ok) {
-      return lines;
-    }
-    for (const line of lines.data) {
-      rows.push([
-        String(line.entryNumber),
-        line.createdAt,
-        line.type,
-        line.amount.toFixed(2),
-        line.balanceAfter.toFixed(2),
-        line.narration,
-        line.reference ?? '',
-        line.transferId ?? '',
-      ]);
-    }
-    if (page + 1 >= lines.pagination.pages) {
-      break;
-    }
-  }
-  return rows;
-}
-
-/** RFC 4180 quoting; a cell a spreadsheet would run as a formula starts with a quote mark. */
-function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) && !/^-?\d/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }

@@ -88,6 +88,21 @@ export const StatementQuery = Type.Object({
   type: Type.Optional(Type.Enum(['Credit', 'Debit'])),
 });
 
+/**
+ * The statement's query with the document asked for: the JSON page (the default), or the
+ * whole range as a PDF or CSV document (docs/statements.md). `Accept: application/pdf` or
+ * `text/csv` asks for one too; `format` wins over the header.
+ */
+export const StatementDocumentQuery = Type.Object({
+  ...StatementQuery.properties,
+  format: Type.Optional(
+    Type.Enum(['json', 'pdf', 'csv'], {
+      description:
+        'json (the default): a page of rows. pdf or csv: every entry of fromDate..toDate (dates in Africa/Lagos), page and limit aside.',
+    }),
+  ),
+});
+
 export const StatementRowSchema = Type.Object({
   entryNumber: Type.Integer({ description: 'The entry number on this account: 1, 2, 3...' }),
   type: Type.Enum(['Credit', 'Debit']),

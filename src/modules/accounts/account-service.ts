@@ -54,6 +54,21 @@ export interface FixtureSubAccount {
   readonly metadata: Record<string, unknown>;
 }
 
+/** Entries read per query of a statement export: a few hundred kilobytes at most. */
+const EXPORT_BATCH = 1000;
+
+/** A statement to write out as a document (statement-csv.ts, statement-pdf.ts). */
+export interface StatementExport {
+  readonly account: Account;
+  /** The period the statement covers: the range asked for, else the account's life so far. */
+  readonly from: Date;
+  readonly to: Date;
+  readonly generatedAt: Date;
+  readonly span: ledger.StatementSpan;
+  /** Oldest first, a batch at a time; the next batch is read when the writer asks for it. */
+  readonly entries: AsyncGenerator<ledger.StatementEntry[]>;
+}
+
 /** Whose accounts: the caller's principal, or a client an operator names. */
 type AccountOwner = Pick<Principal, 'clientId'>;
 
@@ -222,6 +237,33 @@ export function createAccountService(deps: AccountServiceDeps) {
     });
   }
 
+  /**
+   * The client's own account's statement for a range, to be written out as a document: the
+   * account, the numbers and balances of the range (fixed now), and its entries oldest first,
+   * read a batch at a time as the document is written.
+   */
+  async function statementExport(
+    owner: AccountOwner,
+    accountId: string,
+    range: DateRange,
+  ): Promise<StatementExport> {
+    const account = await getAccount(owner, accountId);
+    const span = await ledger.readStatementSpan(deps.db, { accountId: account.id, ...range });
+    return {
+      account,
+      from: range.from ?? account.createdAt,
+      to: range.to ?? deps.clock.now(),
+      generatedAt: deps.clock.now(),
+      span,
+      entries: ledger.readStatementEntries(deps.db, {
+        accountId: account.id,
+        first: span.first,
+        last: span.last,
+        batch: EXPORT_BATCH,
+      }),
+    };
+  }
+
   /** The liens on the client's own account, oldest first (what it owes the bank, and why). */
   async function liens(owner: AccountOwner, accountId: string): Promise<Lien[]> {
     const account = await getAccount(owner, accountId);
@@ -268,6 +310,7 @@ export function createAccountService(deps: AccountServiceDeps) {
     listAllAccounts,
     updateNotificationSettings,
     statement,
+    statementExport,
     liens,
     setFrozen,
   };

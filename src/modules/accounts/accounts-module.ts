@@ -4,10 +4,12 @@ import {
   moduleRoutes,
   type RouteParts,
 } from '../../http/module-descriptor.ts';
+import { byClient } from '../../http/plugins/rate-limits.ts';
 import { destinationPolicy } from '../../webhooks/destination-guard.ts';
 import { createAccountService } from './account-service.ts';
 import type { AlsoListed, ClientNames, IdentityProof } from './ports.ts';
 import { accountRoutes } from './routes/index.ts';
+import type { StatementBank } from './statement-pdf.ts';
 import { createSubAccountService } from './sub-account-service.ts';
 
 /** The ports other modules plug in (services.ts), so that they depend on accounts, not back. */
@@ -17,6 +19,8 @@ export interface AccountsModuleDeps extends CoreParts {
   readonly alsoListed: AlsoListed;
   /** The identity check a sub-account's holder needs. */
   readonly proof: IdentityProof;
+  /** Whose name heads a statement document: this bank's, as the bank directory lists it. */
+  readonly statementBank: StatementBank;
 }
 
 function createAccountsServices(deps: AccountsModuleDeps) {
@@ -35,15 +39,21 @@ function createAccountsServices(deps: AccountsModuleDeps) {
     proof: deps.proof,
     callbackPolicy: destinationPolicy(config),
   });
-  return { accountService, subAccountService };
+  return { accountService, subAccountService, statementBank: deps.statementBank };
 }
 
 type AccountsServices = ReturnType<typeof createAccountsServices>;
 
-function accountRouteOptions({ config, services }: RouteParts<AccountsServices>) {
+function accountRouteOptions({ config, services, limit }: RouteParts<AccountsServices>) {
   return {
     accountService: services.accountService,
     subAccountService: services.subAccountService,
+    statementBank: services.statementBank,
+    statementExportLimit: limit({
+      name: 'statementExports',
+      max: config.rateLimits.statementExportsPerMinutePerClient,
+      key: byClient,
+    }),
     institutionCode: config.institutionCode,
     maxAmountKobo: config.maxAmountKobo,
   };

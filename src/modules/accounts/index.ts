@@ -22,6 +22,7 @@ export {
 export {
   AccountSchema,
   LienSchema,
+  StatementDocumentQuery,
   StatementQuery,
   StatementRowSchema,
 } from './account-schemas.ts';
@@ -37,4 +38,10 @@ export type {
   IdentityProof,
   ProvenHolder,
 } from './ports.ts';
+export {
+  refuseTypeFilter,
+  sendStatementDocument,
+  statementFormat,
+} from './statement-document.ts';
+export type { StatementBank } from './statement-pdf.ts';
 export { statementRowView } from './statement-view.ts';

@@ -1,0 +1,357 @@
+import { Readable } from 'node:stream';
+import PDFDocument from 'pdfkit';
+import type { StatementEntry } from '../../ledger/ledger-service.ts';
+import { invariant } from '../../shared/invariant.ts';
+import { lagosMinute } from '../../shared/lagos-time.ts';
+import { type Kobo, koboToNairaText } from '../../shared/money.ts';
+import type { StatementExport } from './account-service.ts';
+
+/** A4 portrait in points; rows of one line each, so a page's count is known before it is drawn. */
+const PAGE_HEIGHT = 841.89;
+const LEFT = 30;
+const WIDTH = 535;
+const ROW = 10;
+const FONT_SIZE = 7;
+/** Helvetica's ascender (718/1000 of the size): from a line's top to its baseline. */
+const HELVETICA_ASCENT = 0.718;
+const TABLE_BOTTOM = PAGE_HEIGHT - 50;
+const FOOTER_Y = PAGE_HEIGHT - 32;
+/** Where the entries' table starts: under the full header on page 1, the short one after. */
+const FIRST_TABLE_TOP = 172;
+const NEXT_TABLE_TOP = 64;
+/** The totals after the last entry: a gap and four lines, never split across pages. */
+const SUMMARY_ROWS = 5;
+
+const rowsFrom = (top: number) => Math.floor((TABLE_BOTTOM - top - ROW * 1.5) / ROW);
+const FIRST_PAGE_ROWS = rowsFrom(FIRST_TABLE_TOP);
+const PAGE_ROWS = rowsFrom(NEXT_TABLE_TOP);
+
+interface Column {
+  readonly label: string;
+  readonly width: number;
+  readonly right?: boolean;
+}
+
+const COLUMNS: readonly Column[] = [
+  { label: '#', width: 30, right: true },
+  { label: 'Date (Lagos)', width: 60 },
+  { label: 'Narration', width: 140 },
+  { label: 'Reference', width: 118 },
+  { label: 'Debit', width: 52, right: true },
+  { label: 'Credit', width: 52, right: true },
+  { label: 'Balance', width: 59, right: true },
+];
+const GUTTER = 4;
+
+/** The bank the statement is from, as configured (its name in the bank directory). */
+export interface StatementBank {
+  readonly name: string;
+}
+
+/**
+ * How many pages a statement of `entries` lines takes: every line is one row, the first page
+ * holds fewer (under the header), and the totals go on the last page when they fit, else on a
+ * page of their own. Known before anything is drawn, so every page can say "Page n of m".
+ */
+export function statementPageCount(entries: number): number {
+  let pages = 1;
+  let room = FIRST_PAGE_ROWS - entries;
+  if (room < 0) {
+    const rest = -room;
+    pages += Math.ceil(rest / PAGE_ROWS);
+    room = PAGE_ROWS * Math.ceil(rest / PAGE_ROWS) - rest;
+  }
+  return room >= SUMMARY_ROWS ? pages : pages + 1;
+}
+
+/**
+ * A statement as a PDF. The document is drawn page after page while it is read: entries are
+ * read a batch at a time, and the next batch only once the reader has taken what was written
+ * (backpressure), so memory stays bounded whatever the statement's length (pdfkit keeps a few
+ * hundred bytes per finished page, for the document's page tree).
+ */
+export function statementPdf(statement: StatementExport, bank: StatementBank): Readable {
+  const doc = new PDFDocument({
+    size: 'A4',
+    margins: { top: 30, bottom: 20, left: LEFT, right: LEFT },
+    autoFirstPage: false,
+    info: {
+      Title: `Statement of account ${statement.account.accountNumber}`,
+      Author: bank.name,
+      CreationDate: statement.generatedAt,
+    },
+  });
+  const { out, room } = pulledBy(doc);
+  writeStatement(doc, statement, bank, room).then(
+    (written) => (written ? doc.end() : undefined),
+    (error: unknown) => out.destroy(error instanceof Error ? error : new Error(String(error))),
+  );
+  return out;
+}
+
+/**
+ * The document's bytes through a stream whose reader sets the pace: `room()` waits until the
+ * reader has taken what is buffered. Answers false from room() once the reader has gone.
+ */
+function pulledBy(doc: PDFKit.PDFDocument) {
+  let wake: (() => void) | undefined;
+  const resume = () => {
+    const waiting = wake;
+    wake = undefined;
+    waiting?.();
+  };
+  const out = new Readable({
+    read: resume,
+    destroy: (error, done) => {
+      resume();
+      done(error);
+    },
+  });
+  doc.on('data', (chunk: Buffer) => out.push(chunk));
+  doc.on('end', () => out.push(null));
+  const room = async (): Promise<boolean> => {
+    // pdfkit hands its bytes on from its own buffer on a later tick: let it, then wait for the
+    // reader while what it has not taken fills the stream.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    while (!out.destroyed && out.readableLength >= out.readableHighWaterMark) {
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+    }
+    return !out.destroyed;
+  };
+  return { out, room };
+}
+
+interface Totals {
+  credits: Kobo;
+  creditCount: number;
+  debits: Kobo;
+  debitCount: number;
+}
+
+/** Draws every page; answers false when the reader went away before the end. */
+async function writeStatement(
+  doc: PDFKit.PDFDocument,
+  statement: StatementExport,
+  bank: StatementBank,
+  room: () => Promise<boolean>,
+): Promise<boolean> {
+  const { span } = statement;
+  const count = span.last >= span.first ? Number(span.last - span.first + 1n) : 0;
+  const pages = new StatementPages(doc, statement, bank, statementPageCount(count));
+  const totals: Totals = { credits: 0n, creditCount: 0, debits: 0n, debitCount: 0 };
+  for await (const batch of statement.entries) {
+    for (const entry of batch) {
+      pages.row(entryCells(entry));
+      addUp(totals, entry);
+    }
+    if (!(await room())) {
+      return false;
+    }
+  }
+  const closing = span.openingKobo + totals.credits - totals.debits;
+  invariant(closing === span.closingKobo, 'statement entries do not add up to the closing balance');
+  pages.summary(summaryLines(statement, totals));
+  return true;
+}
+
+function addUp(totals: Totals, entry: StatementEntry): void {
+  if (entry.amountKobo > 0n) {
+    totals.credits += entry.amountKobo;
+    totals.creditCount += 1;
+  } else {
+    totals.debits -= entry.amountKobo;
+    totals.debitCount += 1;
+  }
+}
+
+const naira = (kobo: Kobo) => koboToNairaText(kobo, { grouped: true });
+
+function entryCells(entry: StatementEntry): string[] {
+  const credit = entry.amountKobo > 0n;
+  return [
+    entry.entryNumber.toString(),
+    lagosMinute(entry.createdAt),
+    entry.narration,
+    entry.reference ?? '',
+    credit ? '' : naira(-entry.amountKobo),
+    credit ? naira(entry.amountKobo) : '',
+    naira(entry.balanceAfterKobo),
+  ];
+}
+
+function summaryLines(statement: StatementExport, totals: Totals): [string, string][] {
+  return [
+    ['Opening balance', naira(statement.span.openingKobo)],
+    [`Total credits (${totals.creditCount})`, naira(totals.credits)],
+    [`Total debits (${totals.debitCount})`, naira(totals.debits)],
+    ['Closing balance', naira(statement.span.closingKobo)],
+  ];
+}
+
+/** Pages as they are drawn: a new one when the current is full, its header and footer. */
+class StatementPages {
+  private page = 0;
+  private rowsLeft = 0;
+  /** The regular font's name in the page's resources (`F1`), for rows written as content. */
+  private fontId = '';
+  /** The page's rows, added to its content at once (one buffer a page rather than a row). */
+  private rows: string[] = [];
+  private y = 0;
+
+  constructor(
+    private readonly doc: PDFKit.PDFDocument,
+    private readonly statement: StatementExport,
+    private readonly bank: StatementBank,
+    private readonly pageCount: number,
+  ) {}
+
+  /**
+   * One entry's line, written as one piece of the page's content (the PDF text operators
+   * pdfkit itself writes for each cell): drawing each cell through `text()` cost ten times the
+   * time and kept the garbage collector busy enough to double the process's memory.
+   */
+  row(cells: readonly string[]): void {
+    if (this.rowsLeft === 0) {
+      this.newPage();
+    }
+    const baseline = (PAGE_HEIGHT - this.y - FONT_SIZE * HELVETICA_ASCENT).toFixed(3);
+    let ops = `q 1 0 0 -1 0 ${PAGE_HEIGHT} cm BT /${this.fontId} ${FONT_SIZE} Tf`;
+    let x = LEFT;
+    COLUMNS.forEach((column, index) => {
+      const text = fit(this.doc, latin1(cells[index] ?? ''), column.width);
+      const at = column.right === true ? x + column.width - this.doc.widthOfString(text) : x;
+      ops += ` 1 0 0 1 ${at.toFixed(3)} ${baseline} Tm <${hex(text)}> Tj`;
+      x += column.width + GUTTER;
+    });
+    this.rows.push(`${ops} ET Q`);
+    this.y += ROW;
+    this.rowsLeft -= 1;
+  }
+
+  summary(lines: readonly [string, string][]): void {
+    if (this.page === 0 || this.rowsLeft < SUMMARY_ROWS) {
+      this.newPage();
+    }
+    this.flushRows();
+    this.y += ROW;
+    const labelAt = COLUMNS.slice(0, 4).reduce((x, column) => x + column.width + GUTTER, LEFT);
+    for (const [label, amount] of lines) {
+      this.doc.font('Helvetica-Bold').text(label, labelAt, this.y, { lineBreak: false });
+      this.cellAt(amount, LEFT + WIDTH - 110, 110, true);
+      this.y += ROW;
+    }
+    invariant(this.page === this.pageCount, 'a statement drew another page count than it printed');
+  }
+
+  private flushRows(): void {
+    if (this.rows.length > 0) {
+      this.doc.addContent(this.rows.join('\n'));
+      this.rows = [];
+    }
+  }
+
+  private newPage(): void {
+    this.flushRows();
+    this.doc.addPage();
+    this.page += 1;
+    if (this.page === 1) {
+      this.firstHeader();
+    } else {
+      this.shortHeader();
+    }
+    this.footer();
+    this.y = this.page === 1 ? FIRST_TABLE_TOP : NEXT_TABLE_TOP;
+    this.cells(
+      COLUMNS.map((column) => column.label),
+      'Helvetica-Bold',
+    );
+    this.doc
+      .moveTo(LEFT, this.y - 2)
+      .lineTo(LEFT + WIDTH, this.y - 2)
+      .lineWidth(0.5)
+      .stroke();
+    this.y += ROW * 0.5;
+    this.rowsLeft = this.page === 1 ? FIRST_PAGE_ROWS : PAGE_ROWS;
+    // Rows measure and write in the regular font, which the footer put on this page.
+    this.doc.font('Helvetica').fontSize(FONT_SIZE);
+    this.fontId = (this.doc as unknown as { _font: { id: string } })._font.id;
+  }
+
+  private firstHeader(): void {
+    const { account, span } = this.statement;
+    const doc = this.doc;
+    doc.font('Helvetica-Bold').fontSize(14).text(latin1(this.bank.name), LEFT, 40);
+    doc.font('Helvetica').fontSize(11).text('Statement of account', LEFT, 60);
+    const lines = [
+      `Account name: ${account.accountName}`,
+      `Account number: ${account.accountNumber}    Account type: ${account.accountType}    Currency: ${account.currencyCode}`,
+      `Period: ${this.period()} (Africa/Lagos, UTC+01:00)`,
+      `Generated: ${lagosMinute(this.statement.generatedAt)} (Africa/Lagos)`,
+      `Opening balance: ${naira(span.openingKobo)}    Amounts in naira (NGN)`,
+    ];
+    doc.fontSize(9);
+    lines.forEach((line, index) => {
+      doc.text(latin1(line), LEFT, 82 + index * 13, { lineBreak: false });
+    });
+  }
+
+  private shortHeader(): void {
+    const { account } = this.statement;
+    const line = `${this.bank.name}: statement of account ${account.accountNumber}, ${this.period()}`;
+    this.doc.font('Helvetica').fontSize(8).text(latin1(line), LEFT, 40, { lineBreak: false });
+  }
+
+  private footer(): void {
+    const page = `Page ${this.page} of ${this.pageCount}`;
+    this.doc.font('Helvetica').fontSize(8);
+    this.cellAt(page, LEFT, WIDTH, true, FOOTER_Y);
+  }
+
+  private period(): string {
+    return `${lagosMinute(this.statement.from)} to ${lagosMinute(this.statement.to)}`;
+  }
+
+  private cells(cells: readonly string[], font: 'Helvetica' | 'Helvetica-Bold'): void {
+    this.doc.font(font).fontSize(FONT_SIZE);
+    let x = LEFT;
+    COLUMNS.forEach((column, index) => {
+      this.cellAt(cells[index] ?? '', x, column.width, column.right === true);
+      x += column.width + GUTTER;
+    });
+    this.y += ROW;
+  }
+
+  /** One line of text in a box: cut to fit (with "..."), left or right aligned, never wrapped. */
+  private cellAt(text: string, x: number, width: number, right: boolean, y = this.y): void {
+    const fitted = fit(this.doc, latin1(text), width);
+    const at = right ? x + width - this.doc.widthOfString(fitted) : x;
+    this.doc.text(fitted, at, y, { lineBreak: false });
+  }
+}
+
+/** The standard PDF fonts write Latin-1; anything else shows as "?" (the CSV keeps it whole). */
+function latin1(text: string): string {
+  return text.replace(/[^\x20-\x7E\xA0-\xFF]/g, '?');
+}
+
+/** Latin-1 text as a PDF hex string's digits (WinAnsi agrees with Latin-1 on what latin1() keeps). */
+function hex(text: string): string {
+  let digits = '';
+  for (let index = 0; index < text.length; index += 1) {
+    digits += text.charCodeAt(index).toString(16).padStart(2, '0');
+  }
+  return digits;
+}
+
+function fit(doc: PDFKit.PDFDocument, text: string, width: number): string {
+  if (doc.widthOfString(text) <= width) {
+    return text;
+  }
+  let kept = text.length;
+  while (kept > 0 && doc.widthOfString(`${text.slice(0, kept)}...`) > width) {
+    kept -= 1;
+  }
+  return `${text.slice(0, kept)}...`;
+}
