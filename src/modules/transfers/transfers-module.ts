@@ -12,6 +12,9 @@ import { byClient } from '../../http/plugins/rate-limits.ts';
 import { GL_ACCOUNTS } from '../../ledger/gl-accounts.ts';
 import type { Rail } from '../../rails/rail.ts';
 import type { BeneficiaryService } from '../beneficiaries/index.ts';
+import { bulkAcceptance, bulkPlacement, bulkRefusal } from './bulk/bulk-batch.ts';
+import { createBulkPayoutService } from './bulk/bulk-payout-service.ts';
+import { createBulkPayoutWorker } from './bulk/bulk-worker.ts';
 import type { Collections } from './collections.ts';
 import { createInboundCreditService } from './inbound/inbound-credit-service.ts';
 import { findBank } from './name-enquiry/bank-directory.ts';
@@ -81,7 +84,21 @@ function createTransfersServices(deps: TransfersModuleDeps) {
     returns: transferReturns,
   });
   const transferService = createTransferService({ db, outbound: outboundTransfers });
+  const bulkPayouts = createBulkPayoutService({
+    db,
+    clock,
+    institutionCode: config.institutionCode,
+    config: config.transfers,
+    maxAmountKobo: config.maxAmountKobo,
+    collections,
+    beneficiaries: deps.beneficiaries,
+    nameEnquiry: nameEnquiryService,
+    outbound: outboundTransfers,
+    chunkSize: batches.maxBatch,
+    claimSeconds: BULK_CLAIM_SECONDS,
+  });
   return {
+    bulkPayouts,
     inboundCredits,
     nameEnquiryService,
     outboundTransfers,
@@ -89,6 +106,16 @@ function createTransfersServices(deps: TransfersModuleDeps) {
     transferReturns,
   };
 }
+
+/** How long a bulk worker's claim of a batch lasts: each chunk it places renews it. */
+const BULK_CLAIM_SECONDS = 60;
+/**
+ * Batches one worker places at once (each a chunk at a time): enough to keep two group-commit
+ * calls in flight while the others prepare theirs.
+ */
+const BULK_BATCHES_AT_ONCE = 4;
+/** A new batch waits at most this long for a worker to take it. */
+const BULK_POLL_INTERVAL_MS = 200;
 
 type TransfersServices = ReturnType<typeof createTransfersServices>;
 
@@ -104,6 +131,7 @@ function transferRouteOptions({ config, services, limit }: RouteParts<TransfersS
     maxAmountKobo: config.maxAmountKobo,
     nameEnquiryService: services.nameEnquiryService,
     outboundTransfers: services.outboundTransfers,
+    bulkPayouts: services.bulkPayouts,
     transferService: services.transferService,
     nameEnquiryPerMinutePerClient: limits.nameEnquiryPerMinutePerClient,
     enquiryMisses: createEnumerationGuard({
@@ -120,7 +148,17 @@ function transferRouteOptions({ config, services, limit }: RouteParts<TransfersS
 
 export const transfersModule = {
   name: 'transfers',
-  batch: { kinds: [transferPlacement, transferSettlement, transferReceipt, transferReturn] },
+  batch: {
+    kinds: [
+      transferPlacement,
+      transferSettlement,
+      transferReceipt,
+      transferReturn,
+      bulkAcceptance,
+      bulkPlacement,
+      bulkRefusal,
+    ],
+  },
   createServices: createTransfersServices,
   routes: [moduleRoutes('api', transferRoutes, transferRouteOptions)],
   workers: [
@@ -132,6 +170,19 @@ export const transfersModule = {
         createStatusQueryWorker({
           ...statusQuerySettings(parts),
           outbound: parts.services.outboundTransfers,
+        }),
+    },
+    {
+      name: 'bulkPayouts',
+      inServer: statusQueriesInServer,
+      // Bulk batches' pending items, including those of a batch whose worker died mid-way.
+      create: (parts) =>
+        createBulkPayoutWorker({
+          ...statusQuerySettings(parts),
+          batchSize: BULK_BATCHES_AT_ONCE,
+          pollIntervalMs: BULK_POLL_INTERVAL_MS,
+          claimSeconds: BULK_CLAIM_SECONDS,
+          bulkPayouts: parts.services.bulkPayouts,
         }),
     },
   ],
