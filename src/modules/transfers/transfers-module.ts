@@ -95,7 +95,8 @@ function createTransfersServices(deps: TransfersModuleDeps) {
     nameEnquiry: nameEnquiryService,
     outbound: outboundTransfers,
     chunkSize: batches.maxBatch,
-    claimSeconds: BULK_CLAIM_SECONDS,
+    // The status-query loops' claim (STATUS_QUERY_CLAIM_SECONDS); each chunk renews it.
+    claimSeconds: config.transfers.statusQueryWorker.claimSeconds,
   });
   return {
     bulkPayouts,
@@ -107,8 +108,6 @@ function createTransfersServices(deps: TransfersModuleDeps) {
   };
 }
 
-/** How long a bulk worker's claim of a batch lasts: each chunk it places renews it. */
-const BULK_CLAIM_SECONDS = 60;
 /**
  * Batches one worker places at once (each a chunk at a time): enough to keep two group-commit
  * calls in flight while the others prepare theirs.
@@ -181,7 +180,6 @@ export const transfersModule = {
           ...statusQuerySettings(parts),
           batchSize: BULK_BATCHES_AT_ONCE,
           pollIntervalMs: BULK_POLL_INTERVAL_MS,
-          claimSeconds: BULK_CLAIM_SECONDS,
           bulkPayouts: parts.services.bulkPayouts,
         }),
     },
