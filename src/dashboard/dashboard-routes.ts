@@ -13,6 +13,7 @@ import { toolsFor } from './page-tools.ts';
 import { accountRoutes } from './routes/accounts.ts';
 import { assetRoutes } from './routes/assets.ts';
 import { auditRoutes } from './routes/audit.ts';
+import { bulkTransferRoutes } from './routes/bulk-transfers.ts';
 import { checkoutRoutes } from './routes/checkout.ts';
 import { clientRoutes } from './routes/client.ts';
 import { clientActionRoutes } from './routes/client-actions.ts';
@@ -161,6 +162,7 @@ function pageRoutes(sandbox: boolean) {
     statementRoutes,
     transferRoutes,
     transferStoryRoutes,
+    bulkTransferRoutes,
     virtualAccountRoutes,
     vasRoutes,
     ussdRoutes,

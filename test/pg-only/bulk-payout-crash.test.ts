@@ -22,7 +22,7 @@ describe('bulk batches survive a SIGKILL mid-batch (PostgreSQL)', { timeout: 240
   before(() => fixture.open());
   after(() => fixture.close());
 
-  const count = async (sql: string, params: unknown[] = []) =>
+  const count = async (sql: string, params: string[] = []) =>
     Number((await fixture.db.query<{ n: number }>(sql, params))[0]?.n);
 
   test('every item ends once, nothing half done, one completion event per batch', async () => {

@@ -17,7 +17,6 @@ import {
   findBulkItems,
   findPendingItems,
   findUsedReferences,
-  listAllBulkBatches,
   listBulkBatches,
 } from './bulk-repository.ts';
 
@@ -223,8 +222,6 @@ export function createBulkPayoutService(deps: BulkPayoutServiceDeps) {
     get,
     list,
     processBatch,
-    /** The newest batches of every client (the operators' dashboard). */
-    listAll: (limit: number) => listAllBulkBatches(deps.db, limit),
   };
 }
 

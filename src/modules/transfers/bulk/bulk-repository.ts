@@ -141,15 +141,6 @@ export async function listBulkBatches(
   return { batches: rows.map(toBatch), total: counted[0]?.total ?? 0 };
 }
 
-/** Every batch, newest first (the dashboard's operator view), a page of them. */
-export async function listAllBulkBatches(db: Queryable, limit: number): Promise<BulkBatchRecord[]> {
-  const rows = await db.query<BatchRow>(
-    `${SELECT_BATCH} ORDER BY b.created_at DESC, b.id DESC LIMIT $1`,
-    [limit],
-  );
-  return rows.map(toBatch);
-}
-
 /** A batch's items in their order. */
 export async function findBulkItems(db: Queryable, batchId: string): Promise<BulkItemRecord[]> {
   const rows = await db.query<ItemRow>(

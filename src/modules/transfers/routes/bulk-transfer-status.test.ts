@@ -76,9 +76,7 @@ describe('GET /transfers/bulk/:id', () => {
       headers: context().headers,
     });
     assert.ok(
-      transfer
-        .json()
-        .data.some((one: { _id: string }) => one._id === shown.items[0].transferId),
+      transfer.json().data.some((one: { _id: string }) => one._id === shown.items[0].transferId),
     );
   });
 
