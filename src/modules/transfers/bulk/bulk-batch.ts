@@ -75,11 +75,7 @@ export const bulkPlacement = batchKind({
   apply: 'bulk_place_one',
   locks: 'bulk_place_locks',
   item: BulkPlaceItemSchema,
-  result: Type.Union([
-    Type.Object({ kind: Type.Literal('placed'), transferId: Type.String() }),
-    /** Ended already (by a chunk that ran before this one): nothing done. */
-    Type.Object({ kind: Type.Literal('ended') }),
-  ]),
+  result: Type.Object({ kind: Type.Literal('placed'), transferId: Type.String() }),
 });
 
 /** A refused item's outcome, recorded right after the placement call that refused it. */

@@ -60,36 +60,61 @@ type Enquired =
   | { readonly kind: 'deferred' };
 
 /**
- * One chunk of a batch's pending items, placed in one transaction: the placement call (each item
- * placed and marked Placed in its own subtransaction, or refused alone), the refusals recorded
- * right after under the same locks, the claim renewed, and the batch Completed (with its
- * transfer.bulk.completed event) if this chunk ended its last items. A crash anywhere before the
- * commit leaves every item of the chunk Pending and nothing moved; after it, every item ended.
+ * A page of a batch's pending items (a few chunks: its name enquiries and look-ups are made once
+ * for all), placed a chunk at a time (placeChunk). The batch is completed with the page's last
+ * chunk when the page held every item still pending (`last`), or alone when none is left.
  * Answers the rail dispatches of the NIP transfers placed, and how many items wait for a name
  * enquiry the rail did not answer.
  */
-export async function placeChunk(
+export async function placePage(
   deps: BulkPayoutServiceDeps,
   batch: Batch,
-  pending: readonly BulkItemRecord[],
+  page: { readonly items: readonly BulkItemRecord[]; readonly last: boolean },
 ): Promise<{ dispatches: Promise<unknown>[]; deferred: number }> {
-  const now = deps.clock.now();
-  if (pending.length === 0) {
+  if (page.items.length === 0) {
     await deps.db.transaction((tx) => completeAndTell(deps, tx, batch.id));
     return { dispatches: [], deferred: 0 };
   }
   const principal = { clientId: batch.clientId };
-  const enquired = await withEnquiries(deps, principal, pending);
-  const ready = pending.flatMap((item, index) => {
+  const enquired = await withEnquiries(deps, principal, page.items);
+  const ready = page.items.flatMap((item, index) => {
     const outcome = enquired.items[index];
     return outcome === undefined || outcome.kind === 'deferred' ? [] : [{ item, outcome }];
   });
-  const deferred = pending.length - ready.length;
-  if (ready.length === 0) {
-    return { dispatches: [], deferred };
+  const deferred = page.items.length - ready.length;
+  const found =
+    ready.length === 0
+      ? undefined
+      : (enquired.found ?? (await lookUpPlacements(deps.db, deps, requestsOf(ready))));
+  const dispatches: Promise<unknown>[] = [];
+  for (let start = 0; found !== undefined && start < ready.length; start += deps.chunkSize) {
+    const chunk = ready.slice(start, start + deps.chunkSize);
+    const complete = page.last && deferred === 0 && start + deps.chunkSize >= ready.length;
+    dispatches.push(...(await placeChunk(deps, { batch, chunk, found, complete })));
   }
-  const found = enquired.found ?? (await lookUpPlacements(deps.db, deps, requestsOf(ready)));
-  const prepared = ready.map(({ item, outcome }) =>
+  return { dispatches, deferred };
+}
+
+/**
+ * One chunk, placed in one transaction: the placement call (each item placed and marked Placed
+ * in its own subtransaction, or refused alone), the refusals recorded right after under the same
+ * locks, the claim renewed, and with the batch's last chunk the batch Completed (with its
+ * transfer.bulk.completed event). A crash anywhere before the commit leaves every item of the
+ * chunk Pending and nothing moved; after it, every one ended. Answers the rail dispatches of
+ * the NIP transfers placed.
+ */
+async function placeChunk(
+  deps: BulkPayoutServiceDeps,
+  parts: {
+    batch: Batch;
+    chunk: readonly { item: BulkItemRecord; outcome: Enquired }[];
+    found: PlacementLookup;
+    complete: boolean;
+  },
+): Promise<Promise<unknown>[]> {
+  const { batch, found } = parts;
+  const now = deps.clock.now();
+  const prepared = parts.chunk.map(({ item, outcome }) =>
     prepareItem(deps, { batch, item, outcome, found, now }),
   );
   const results = await deps.db.transaction(async (tx) => {
@@ -113,16 +138,17 @@ export async function placeChunk(
       await callBatch(tx, bulkRefusal, refusals);
     }
     await extendBulkClaim(tx, batch.id, new Date(now.getTime() + deps.claimSeconds * 1000));
-    await completeAndTell(deps, tx, batch.id);
+    if (parts.complete) {
+      await completeAndTell(deps, tx, batch.id);
+    }
     return placed;
   });
-  const dispatches = results.flatMap((result, index) => {
+  return results.flatMap((result, index) => {
     const transfer = prepared[index]?.transfer;
     return result.kind === 'placed' && transfer?.status === 'Processing'
       ? [deps.outbound.dispatch(transfer)]
       : [];
   });
-  return { dispatches, deferred };
 }
 
 function requestsOf(ready: readonly { outcome: Enquired }[]): TransferRequest[] {

@@ -9,7 +9,7 @@ import { invariant } from '../../../shared/invariant.ts';
 import { lookUpPlacements } from '../outbound/transfer-placement.ts';
 import { type CheckedItem, checkItem, readItem } from './bulk-acceptance.ts';
 import { type AcceptItem, type BulkItemRow, bulkAcceptance } from './bulk-batch.ts';
-import { type BulkPayoutServiceDeps, placeChunk } from './bulk-chunk.ts';
+import { type BulkPayoutServiceDeps, placePage } from './bulk-chunk.ts';
 import {
   type BulkBatchRecord,
   type BulkItemRecord,
@@ -29,6 +29,9 @@ export interface BulkRequest {
 
 /** Idempotency-Key claims of bulk batches live under this scope. */
 const IDEMPOTENCY_SCOPE = 'transfers.bulk';
+
+/** Pending items read at once: their name enquiries and look-ups are made together. */
+const CHUNKS_PER_PAGE = 5;
 
 /** How many refused items a 400 under allOrNothing names. */
 const MAX_DETAILS = 50;
@@ -205,10 +208,11 @@ export function createBulkPayoutService(deps: BulkPayoutServiceDeps) {
     const dispatches: Promise<unknown>[] = [];
     try {
       for (;;) {
-        const pending = await findPendingItems(deps.db, batch.id, deps.chunkSize);
-        const outcome = await placeChunk(deps, batch, pending);
+        const size = deps.chunkSize * CHUNKS_PER_PAGE;
+        const items = await findPendingItems(deps.db, batch.id, size);
+        const outcome = await placePage(deps, batch, { items, last: items.length < size });
         dispatches.push(...outcome.dispatches);
-        if (pending.length === 0 || outcome.deferred > 0) {
+        if (items.length < size || outcome.deferred > 0) {
           return;
         }
       }

@@ -2,18 +2,14 @@
 -- the runner's subtransaction: the placement of POST /transfers (transfer_place_one) with the
 -- item's outcome written beside it, so an item is Placed exactly when its transfer exists. The
 -- batch's lock (bulk_place_locks) makes the chunks of one batch go one at a time: an item found
--- ended already (a chunk a lost claim ran twice) is left as it is and moves nothing.
+-- ended already (a chunk a lost claim ran twice) rolls back all this did and moves nothing
+-- (checked last, by the update itself: it almost never happens).
 CREATE OR REPLACE FUNCTION bulk_place_one(p_item jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
-  v_status text;
   v_result jsonb;
   v_at timestamptz := (p_item->>'at')::timestamptz;
 BEGIN
-  SELECT status INTO v_status FROM bulk_items WHERE id = p_item->>'itemId';
-  IF v_status IS DISTINCT FROM 'Pending' THEN
-    RETURN jsonb_build_object('kind', 'ended');
-  END IF;
   -- What the worker found wrong before the call (a failed name enquiry, a closed account).
   IF p_item ? 'refusal' THEN
     PERFORM batch_refuse(p_item->'refusal'->>'code', p_item->'refusal'->>'message');
@@ -32,6 +28,10 @@ BEGIN
   END IF;
   UPDATE bulk_items SET status = 'Placed', transfer_id = p_item->'placement'->>'transferId',
          ended_at = v_at
-   WHERE id = p_item->>'itemId';
+   WHERE id = p_item->>'itemId' AND status = 'Pending';
+  IF NOT FOUND THEN
+    -- Ended already: its refusal is recorded by nobody (bulk_refuse_one finds it ended).
+    PERFORM batch_refuse('CONFLICT', 'This bulk item has ended already.');
+  END IF;
   RETURN jsonb_build_object('kind', 'placed', 'transferId', p_item->'placement'->>'transferId');
 END $$;
