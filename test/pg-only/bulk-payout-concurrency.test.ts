@@ -213,6 +213,13 @@ async function checkOutcomes(testApp: TestApp): Promise<void> {
       WHERE coalesce(told.events, 0) <> 1`),
     0,
   );
+  // Each batch's counts are its items'.
+  assert.equal(
+    await query(`SELECT count(*)::int AS n FROM bulk_batches b WHERE (b.placed, b.refused) <> (
+        SELECT count(*) FILTER (WHERE status = 'Placed'), count(*) FILTER (WHERE status = 'Refused')
+          FROM bulk_items i WHERE i.batch_id = b.id)`),
+    0,
+  );
   // Nothing held, and every account's balance is what its transfers say.
   assert.equal(
     await query(`SELECT count(*)::int AS n FROM ledger_holds WHERE status = 'pending'`),

@@ -127,6 +127,13 @@ async function checkNothingHalfDone(fixture: ServerFixture): Promise<void> {
       AND (SELECT count(*) FROM bulk_items i WHERE i.transfer_id = t.id) <> 1`),
     0,
   );
+  // Each batch's counts are its items'.
+  assert.equal(
+    await count(`SELECT count(*)::int AS n FROM bulk_batches b WHERE (b.placed, b.refused) <> (
+        SELECT count(*) FILTER (WHERE status = 'Placed'), count(*) FILTER (WHERE status = 'Refused')
+          FROM bulk_items i WHERE i.batch_id = b.id)`),
+    0,
+  );
   // An allOrNothing hold is pending exactly while its item is.
   assert.equal(
     await count(`SELECT count(*)::int AS n FROM bulk_items i JOIN ledger_holds h ON h.id = i.hold_id

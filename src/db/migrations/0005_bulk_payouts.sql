@@ -4,18 +4,23 @@
 -- (bulk_place_one) or, for a refusal, in the same transaction right after it.
 
 -- A batch: Processing until its last item ended, then Completed (once: the
--- transfer.bulk.completed event is written with that change). next_attempt_at is when the
--- worker may claim it next (db/claim-due.ts); a claim pushes it forward, completion clears it.
+-- transfer.bulk.completed event is written with that change). placed and refused count its
+-- ended items, kept by the transaction that ends them (so progress is read from this row alone,
+-- not counted from its items at every look). next_attempt_at is when the worker may claim it
+-- next (db/claim-due.ts); a claim pushes it forward, completion clears it.
 CREATE TABLE bulk_batches (
   id              text PRIMARY KEY,
   client_id       text NOT NULL,
   all_or_nothing  boolean NOT NULL,
   status          text NOT NULL CHECK (status IN ('Processing', 'Completed')),
   total           integer NOT NULL CHECK (total BETWEEN 1 AND 1000),
+  placed          integer NOT NULL CHECK (placed >= 0),
+  refused         integer NOT NULL CHECK (refused >= 0),
   request_hash    text NOT NULL,
   created_at      timestamptz NOT NULL,
   completed_at    timestamptz,
-  next_attempt_at timestamptz
+  next_attempt_at timestamptz,
+  CHECK (placed + refused <= total)
 );
 CREATE INDEX bulk_batches_client_created_idx ON bulk_batches (client_id, created_at DESC, id DESC);
 CREATE INDEX bulk_batches_due_idx ON bulk_batches (next_attempt_at) WHERE status = 'Processing';
@@ -39,5 +44,4 @@ CREATE TABLE bulk_items (
   ended_at          timestamptz,
   UNIQUE (batch_id, position)
 );
-CREATE INDEX bulk_items_pending_idx ON bulk_items (batch_id, position) WHERE status = 'Pending';
 CREATE INDEX bulk_items_client_reference_idx ON bulk_items (client_id, payment_reference);

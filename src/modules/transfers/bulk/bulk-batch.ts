@@ -15,6 +15,8 @@ export const BulkBatchRowSchema = Type.Object({
   all_or_nothing: Type.Boolean(),
   status: Type.Literal('Processing'),
   total: Type.Integer({ minimum: 1, maximum: 1000 }),
+  placed: Type.Literal(0),
+  refused: Type.Integer({ minimum: 0 }),
   request_hash: Type.String(),
   created_at: TimeText,
   completed_at: Type.Null(),

@@ -29,7 +29,7 @@ import {
 import {
   type BulkItemRecord,
   completeIfDone,
-  extendBulkClaim,
+  countEnded,
   type StoredRequest,
 } from './bulk-repository.ts';
 import { bulkBatchView } from './bulk-view.ts';
@@ -61,27 +61,27 @@ type Enquired =
 
 /**
  * A page of a batch's pending items (a few chunks: its name enquiries and look-ups are made once
- * for all), placed a chunk at a time (placeChunk). The batch is completed with the page's last
- * chunk when the page held every item still pending (`last`), or alone when none is left.
+ * for all), placed a chunk at a time (placeChunk), the one that ends the last item completing
+ * the batch; with none left, the batch is completed alone (all its items were refused at once).
  * Answers the rail dispatches of the NIP transfers placed, and how many items wait for a name
  * enquiry the rail did not answer.
  */
 export async function placePage(
   deps: BulkPayoutServiceDeps,
   batch: Batch,
-  page: { readonly items: readonly BulkItemRecord[]; readonly last: boolean },
+  page: readonly BulkItemRecord[],
 ): Promise<{ dispatches: Promise<unknown>[]; deferred: number }> {
-  if (page.items.length === 0) {
+  if (page.length === 0) {
     await deps.db.transaction((tx) => completeAndTell(deps, tx, batch.id));
     return { dispatches: [], deferred: 0 };
   }
   const principal = { clientId: batch.clientId };
-  const enquired = await withEnquiries(deps, principal, page.items);
-  const ready = page.items.flatMap((item, index) => {
+  const enquired = await withEnquiries(deps, principal, page);
+  const ready = page.flatMap((item, index) => {
     const outcome = enquired.items[index];
     return outcome === undefined || outcome.kind === 'deferred' ? [] : [{ item, outcome }];
   });
-  const deferred = page.items.length - ready.length;
+  const deferred = page.length - ready.length;
   const found =
     ready.length === 0
       ? undefined
@@ -89,8 +89,7 @@ export async function placePage(
   const dispatches: Promise<unknown>[] = [];
   for (let start = 0; found !== undefined && start < ready.length; start += deps.chunkSize) {
     const chunk = ready.slice(start, start + deps.chunkSize);
-    const complete = page.last && deferred === 0 && start + deps.chunkSize >= ready.length;
-    dispatches.push(...(await placeChunk(deps, { batch, chunk, found, complete })));
+    dispatches.push(...(await placeChunk(deps, { batch, chunk, found })));
   }
   return { dispatches, deferred };
 }
@@ -98,8 +97,8 @@ export async function placePage(
 /**
  * One chunk, placed in one transaction: the placement call (each item placed and marked Placed
  * in its own subtransaction, or refused alone), the refusals recorded right after under the same
- * locks, the claim renewed, and with the batch's last chunk the batch Completed (with its
- * transfer.bulk.completed event). A crash anywhere before the commit leaves every item of the
+ * locks, what ended counted on the batch and its claim renewed, and when nothing is left the
+ * batch Completed (with its transfer.bulk.completed event). A crash anywhere before the commit leaves every item of the
  * chunk Pending and nothing moved; after it, every one ended. Answers the rail dispatches of
  * the NIP transfers placed.
  */
@@ -109,7 +108,6 @@ async function placeChunk(
     batch: Batch;
     chunk: readonly { item: BulkItemRecord; outcome: Enquired }[];
     found: PlacementLookup;
-    complete: boolean;
   },
 ): Promise<Promise<unknown>[]> {
   const { batch, found } = parts;
@@ -134,11 +132,13 @@ async function placeChunk(
           : { code: 'INTERNAL_ERROR', message: 'The transfer could not be placed.' };
       return [{ ...refuseKeys(entry.sql), code, message }];
     });
-    if (refusals.length > 0) {
-      await callBatch(tx, bulkRefusal, refusals);
-    }
-    await extendBulkClaim(tx, batch.id, new Date(now.getTime() + deps.claimSeconds * 1000));
-    if (parts.complete) {
+    const refused = refusals.length === 0 ? [] : await callBatch(tx, bulkRefusal, refusals);
+    const counted = await countEnded(tx, batch.id, {
+      placed: placed.filter((result) => result.kind === 'placed').length,
+      refused: refused.filter((result) => result.kind === 'refused').length,
+      claimUntil: new Date(now.getTime() + deps.claimSeconds * 1000),
+    });
+    if (counted.status === 'Processing' && counted.ended === counted.total) {
       await completeAndTell(deps, tx, batch.id);
     }
     return placed;

@@ -42,6 +42,9 @@ const MAX_DETAILS = 50;
  * POST /transfers, item by item, each ending once (Placed or Refused).
  */
 export function createBulkPayoutService(deps: BulkPayoutServiceDeps) {
+  /** Told of every batch this process accepts (the bulk worker, to start on it at once). */
+  const acceptedListeners = new Set<() => void>();
+
   /**
    * Checks every item, then stores the batch, its items (the invalid ones Refused at once) and
    * under allOrNothing the hold of its total, in one call with the key. A replay answers the
@@ -72,8 +75,13 @@ export function createBulkPayoutService(deps: BulkPayoutServiceDeps) {
     if (result.kind === 'failed') {
       throw itemFailure(result, 'bulk transfer');
     }
-    const batchId = result.kind === 'replay' ? result.batchId : item.batch.id;
-    return mustFind(principal, batchId);
+    if (result.kind === 'replay') {
+      return mustFind(principal, result.batchId);
+    }
+    for (const listener of acceptedListeners) {
+      listener();
+    }
+    return mustFind(principal, item.batch.id);
   }
 
   async function replayOf(
@@ -172,6 +180,8 @@ export function createBulkPayoutService(deps: BulkPayoutServiceDeps) {
         all_or_nothing: request.allOrNothing,
         status: 'Processing',
         total: items.length,
+        placed: 0,
+        refused: items.filter((item) => item.status === 'Refused').length,
         request_hash: request.requestHash,
         created_at: now.toISOString(),
         completed_at: null,
@@ -210,7 +220,7 @@ export function createBulkPayoutService(deps: BulkPayoutServiceDeps) {
       for (;;) {
         const size = deps.chunkSize * CHUNKS_PER_PAGE;
         const items = await findPendingItems(deps.db, batch.id, size);
-        const outcome = await placePage(deps, batch, { items, last: items.length < size });
+        const outcome = await placePage(deps, batch, items);
         dispatches.push(...outcome.dispatches);
         if (items.length < size || outcome.deferred > 0) {
           return;
@@ -226,6 +236,11 @@ export function createBulkPayoutService(deps: BulkPayoutServiceDeps) {
     get,
     list,
     processBatch,
+    /** Calls `listener` after each batch accepted here; answers how to stop. */
+    onAccepted(listener: () => void): () => void {
+      acceptedListeners.add(listener);
+      return () => acceptedListeners.delete(listener);
+    },
   };
 }
 

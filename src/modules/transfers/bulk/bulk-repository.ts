@@ -71,12 +71,8 @@ interface ItemRow {
 }
 
 const SELECT_BATCH = `SELECT b.id, b.client_id, b.all_or_nothing, b.status, b.total, b.created_at,
-    b.completed_at, c.placed, c.refused, c.pending
-  FROM bulk_batches b CROSS JOIN LATERAL (
-    SELECT count(*) FILTER (WHERE i.status = 'Placed')::int AS placed,
-           count(*) FILTER (WHERE i.status = 'Refused')::int AS refused,
-           count(*) FILTER (WHERE i.status = 'Pending')::int AS pending
-      FROM bulk_items i WHERE i.batch_id = b.id) c`;
+    b.completed_at, b.placed, b.refused, b.total - b.placed - b.refused AS pending
+  FROM bulk_batches b`;
 
 function toBatch(row: BatchRow): BulkBatchRecord {
   return {
@@ -204,41 +200,46 @@ export async function claimDueBulkBatches(
   return rows.map((row) => ({ id: row.id, clientId: row.client_id }));
 }
 
-/** Keeps a batch claimed while the worker goes on with it (its claim would run out). */
-export async function extendBulkClaim(db: Queryable, batchId: string, until: Date): Promise<void> {
-  await db.query(
-    `UPDATE bulk_batches SET next_attempt_at = $2 WHERE id = $1 AND status = 'Processing'`,
-    [batchId, until],
+/**
+ * What a chunk's transaction ended, counted on its batch, with the batch's claim renewed: under
+ * the lock of the batch's row, which this update takes, so the counts are exact. Answers the
+ * batch as it now stands.
+ */
+export async function countEnded(
+  tx: Queryable,
+  batchId: string,
+  ended: { placed: number; refused: number; claimUntil: Date },
+): Promise<{ status: string; ended: number; total: number }> {
+  const rows = await tx.query<{ status: string; ended: number; total: number }>(
+    `UPDATE bulk_batches SET placed = placed + $2, refused = refused + $3,
+            next_attempt_at = CASE WHEN status = 'Processing' THEN $4::timestamptz END
+      WHERE id = $1
+      RETURNING status, placed + refused AS ended, total`,
+    [batchId, ended.placed, ended.refused, ended.claimUntil],
   );
+  const [row] = rows;
+  if (row === undefined) {
+    throw new Error(`bulk batch ${batchId} is missing`);
+  }
+  return row;
 }
 
 /**
- * Marks the batch Completed if none of its items is pending, once: under the lock of its row,
- * so two transactions ending its last items never both see the other's as pending, nor both
- * complete it. Answers the batch when this call completed it.
+ * Marks the batch Completed if every item ended, once: the update re-reads the row under its
+ * lock (its counts are kept by the transactions that end items, countEnded), so of two
+ * transactions only one completes it. Answers the batch when this call completed it.
  */
 export async function completeIfDone(
   tx: Queryable,
   batchId: string,
   at: Date,
 ): Promise<BulkBatchRecord | undefined> {
-  const locked = await tx.query<{ id: string }>(
-    `SELECT id FROM bulk_batches WHERE id = $1 AND status = 'Processing' FOR UPDATE`,
-    [batchId],
-  );
-  if (locked.length === 0) {
-    return undefined;
-  }
   const rows = await tx.query<BatchRow>(
-    `WITH done AS (
-       UPDATE bulk_batches SET status = 'Completed', completed_at = $2, next_attempt_at = NULL
-        WHERE id = $1 AND NOT EXISTS (
-          SELECT 1 FROM bulk_items WHERE batch_id = $1 AND status = 'Pending')
-        RETURNING id)
-     ${SELECT_BATCH} WHERE b.id IN (SELECT id FROM done)`,
+    `UPDATE bulk_batches b SET status = 'Completed', completed_at = $2, next_attempt_at = NULL
+      WHERE id = $1 AND status = 'Processing' AND placed + refused = total
+      RETURNING b.id, b.client_id, b.all_or_nothing, b.status, b.total, b.created_at,
+        b.completed_at, b.placed, b.refused, 0 AS pending`,
     [batchId, at],
   );
-  return rows[0] === undefined
-    ? undefined
-    : { ...toBatch(rows[0]), status: 'Completed', completedAt: at };
+  return rows[0] === undefined ? undefined : toBatch(rows[0]);
 }
