@@ -3,7 +3,9 @@
  * loop. Built exactly as src/server.ts builds it (config from the environment, migrations,
  * buildApp), without request logging, which would measure the logger, and with the app's
  * database round trips counted (bench/ledger-rate.ts). No background workers run: the webhook
- * delivery and status-query workers would compete with the requests measured. Started by
+ * delivery and status-query workers would compete with the requests measured. The one exception
+ * is the bulk payouts worker, which is what the bulk row (h) measures: idle, it asks one cheap
+ * query every BULK_POLL_MS. Started by
  * run.ts with an IPC channel; it reports its port and then serves database commands (seeding,
  * the raw ledger rate, counts) from the bench. Run alone, it just serves:
  * `node --import tsx bench/bench-server.ts`.
@@ -14,6 +16,7 @@ import { createDb } from '../src/db/create-db.ts';
 import type { Db } from '../src/db/db.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { verifyLedger } from '../src/ledger/ledger-audit.ts';
+import { createBulkPayoutWorker } from '../src/modules/transfers/bulk/bulk-worker.ts';
 import { resolveSecrets } from '../src/sandbox/secrets.ts';
 import { createServices } from '../src/services.ts';
 import { systemClock } from '../src/shared/clock.ts';
@@ -27,6 +30,9 @@ import {
   type ReplyMessage,
 } from './protocol.ts';
 import { analyzeLedger, checkBalance, seedLedger } from './seed-ledger.ts';
+
+const BULK_BATCHES_AT_ONCE = 4;
+const BULK_POLL_MS = 100;
 
 type Handlers = {
   [Name in CommandName]: (
@@ -90,6 +96,15 @@ async function main(): Promise<void> {
   appDbCounters = counted.counters;
   countedDb = counted.db;
   const services = createServices({ config, db: counted.db, clock: systemClock, secrets });
+  // (h)'s batches are placed by the bulk worker, as in a server: four at once, as its default.
+  const bulkWorker = createBulkPayoutWorker({
+    db: counted.db,
+    clock: systemClock,
+    batchSize: BULK_BATCHES_AT_ONCE,
+    pollIntervalMs: BULK_POLL_MS,
+    claimSeconds: config.transfers.statusQueryWorker.claimSeconds,
+    bulkPayouts: services.bulkPayouts,
+  });
   const app = await buildApp({
     config,
     services,
@@ -103,7 +118,9 @@ async function main(): Promise<void> {
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   process.stdout.write(`bench-server listening on http://127.0.0.1:${port} (${db.kind})\n`);
 
+  bulkWorker.start();
   const shutdown = async () => {
+    await bulkWorker.stop();
     await app.close();
     await db.close();
     process.exit(0);

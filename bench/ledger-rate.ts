@@ -405,7 +405,8 @@ const TRANSFER_KEY_COUNTS: FieldCounts = [
   [
     'idempotencyKeys',
     `SELECT split_part(key, '.', 1) AS run, count(*)::int AS n FROM idempotency_requests
-      WHERE client_id = $1 AND scope = 'transfers' AND key LIKE '%.%.%' GROUP BY 1`,
+      WHERE client_id = $1 AND scope IN ('transfers', 'transfers.bulk') AND key LIKE '%.%.%'
+      GROUP BY 1`,
   ],
 ];
 

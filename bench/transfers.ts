@@ -17,6 +17,10 @@
  * - (g) VAS airtime purchases (POST /vas/pay/airtime, MTN, ₦100) through the sandbox biller
  *   simulator (no latency), debits spread as (b)'s, each with its own Idempotency-Key; answered
  *   `successful` per second (the goal: (g) at least half of (b));
+ * - (h) bulk payouts: POST /transfers/bulk, BULK_ITEMS intra-bank transfers a batch, debits and
+ *   beneficiaries spread as (b)'s, from BULK_LANES lanes each sending a batch and waiting for it
+ *   to complete (GET /transfers/bulk/:id); items placed per second (the goal: (h) at least
+ *   twice (b));
  * - and, to explain (c) and (d): the ledger alone on the hot account, the same with four
  *   trivial round trips before COMMIT (as many as (c) makes after its ledger_post), and the
  *   ledger alone with the NIP settlement journal's shape (three GL accounts every one shares).
@@ -98,6 +102,13 @@ if (VAS_PHONE_ENDING in BILLER_MAGIC) {
 const VAS_FUNDED_RATE = 5000;
 /** The goal: VAS airtime purchases at least half as fast as (b). */
 const VAS_AIRTIME_GOAL = 0.5;
+/** (h): a payroll's batch, and a few clients sending theirs at once. */
+const BULK_ITEMS = 1000;
+const BULK_LANES = 4;
+/** How often a lane asks whether its batch completed. */
+const BULK_POLL_MS = 100;
+/** The issue's goal: bulk items at least twice as fast as single transfers (b). */
+const BULK_GOAL = 2;
 const WARMUP_SECONDS = 2;
 const SETTLE_MS = 500;
 const IPC_MARGIN_MS = 120_000;
@@ -111,6 +122,7 @@ export type TransferScenarioKey =
   | 'inbound'
   | 'virtualAccount'
   | 'vasAirtime'
+  | 'bulk'
   | 'ledgerHot'
   | 'ledgerHotTail'
   | 'ledgerNip';
@@ -130,6 +142,7 @@ export const TRANSFER_SCENARIOS: readonly ScenarioDefinition[] = [
   { key: 'inbound', label: '(e) inbound NIP credits via the rail', kind: 'http' },
   { key: 'virtualAccount', label: '(f) inbound payments to virtual accounts', kind: 'http' },
   { key: 'vasAirtime', label: '(g) VAS airtime purchases', kind: 'http' },
+  { key: 'bulk', label: '(h) POST /transfers/bulk items, intra-bank', kind: 'http' },
   { key: 'ledgerHot', label: '    ledger.post, 1 hot debit account', kind: 'ledger' },
   { key: 'ledgerHotTail', label: '    same + 4 x SELECT 1 before COMMIT', kind: 'ledger' },
   { key: 'ledgerNip', label: '    ledger.post, NIP settlement (3 GL)', kind: 'ledger' },
@@ -196,6 +209,8 @@ export interface TransferRun {
   readonly db: DbProfile | undefined;
   /** (f) only: the virtual accounts made before the run, and whether the lanes used them all. */
   readonly virtualAccounts?: VirtualAccountSetup;
+  /** (h) only: the batches that completed in the run (each one Idempotency-Key). */
+  readonly bulkBatches?: number;
 }
 
 export interface VirtualAccountSetup {
@@ -280,7 +295,8 @@ export async function runTransferBench(
         ratio(complete[key].rate, complete.intra.rate).toFixed(3);
       log(
         `transfers round ${round}/${options.rounds}: ${rates.join(', ')}; ` +
-          `(f)/(b) ${toIntra('virtualAccount')}, (g)/(b) ${toIntra('vasAirtime')}`,
+          `(f)/(b) ${toIntra('virtualAccount')}, (g)/(b) ${toIntra('vasAirtime')}, ` +
+          `(h)/(b) ${toIntra('bulk')}`,
       );
     }
     log('transfers: checking every answer against the database, then the ledger invariants...');
@@ -513,6 +529,9 @@ class ScenarioRunner {
     if (key === 'vasAirtime') {
       return this.vasAirtimeRun(runId, seconds);
     }
+    if (key === 'bulk') {
+      return this.bulkRun(runId, seconds);
+    }
     const lanes = this.context.options.connections;
     const { debits, beneficiaries } = this.accounts;
     const apiHeaders = this.context.fixtures.apiHeaders;
@@ -611,6 +630,98 @@ class ScenarioRunner {
       isComplete: (body) => body.includes('"status":"successful"'),
     });
     return measuredHttp(result);
+  }
+
+  /**
+   * Bulk batches of BULK_ITEMS intra-bank transfers (POST /transfers/bulk), from BULK_LANES
+   * lanes, each sending a batch and polling it until Completed, until the run's time is up: the
+   * figure is the items placed over the time until the last batch completed. Item i of lane L's
+   * n-th batch has the paymentReference `${runId}.L.n-i`; the batch's Idempotency-Key is
+   * `${runId}.L.n`, so the check counts both.
+   */
+  private async bulkRun(runId: string, seconds: number) {
+    const lanes = BULK_LANES;
+    const { debits, beneficiaries } = this.accounts;
+    const headers = this.context.fixtures.apiHeaders;
+    const client = new HttpClient(this.context.server.baseUrl, lanes);
+    const totals = { items: 0, placed: 0, batches: 0, failures: {} as Record<string, number> };
+    const latencies: number[] = [];
+    const started = performance.now();
+    const deadline = started + seconds * 1000;
+    const lane = async (index: number) => {
+      for (let batch = 0; performance.now() < deadline; batch += 1) {
+        const transfers = Array.from({ length: BULK_ITEMS }, (_, item) => {
+          const beneficiary = pick(laneAccounts(beneficiaries, index, lanes), item);
+          return {
+            nameEnquiryReference: this.enquiry(BENCH_INSTITUTION_CODE, beneficiary.accountNumber),
+            debitAccountNumber: pick(laneAccounts(debits, index, lanes), item).accountNumber,
+            beneficiaryBankCode: BENCH_INSTITUTION_CODE,
+            beneficiaryAccountNumber: beneficiary.accountNumber,
+            amount: AMOUNT_NAIRA,
+            narration: 'Bench bulk transfer',
+            paymentReference: `${runId}.${index}.${batch}-${item}`,
+          };
+        });
+        const sent = performance.now();
+        const key = `${runId}.${index}.${batch}`;
+        const accepted = await client.request(
+          'POST',
+          '/transfers/bulk',
+          { 'content-type': 'application/json', ...headers, 'idempotency-key': key },
+          { transfers },
+        );
+        if (accepted.status !== 202) {
+          const what = `POST /transfers/bulk ${accepted.status}`;
+          totals.failures[what] = (totals.failures[what] ?? 0) + 1;
+          continue;
+        }
+        const id = json<{ data: { _id: string } }>(accepted, 202, 'POST /transfers/bulk').data._id;
+        const done = await this.bulkCompleted(client, id);
+        latencies.push(performance.now() - sent);
+        totals.items += done.total;
+        totals.placed += done.placed;
+        totals.batches += 1;
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: lanes }, (_, index) => lane(index)));
+    } finally {
+      client.close();
+    }
+    const elapsedSeconds = (performance.now() - started) / 1000;
+    const sorted = [...latencies].sort((a, b) => a - b);
+    return {
+      operations: totals.items,
+      ok: totals.placed,
+      completed: totals.placed,
+      failures: totals.failures,
+      elapsedSeconds,
+      rate: totals.placed / elapsedSeconds,
+      p50Ms: median(sorted),
+      p99Ms: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0,
+      bulkBatches: totals.batches,
+    };
+  }
+
+  /**
+   * Polls a bulk batch until it is Completed: its counts. It reads the client's list of batches
+   * (their counts, not their 1,000 items each), as a client waiting for many would; the lanes'
+   * batches are the newest.
+   */
+  private async bulkCompleted(client: HttpClient, id: string) {
+    const headers = this.context.fixtures.apiHeaders;
+    const url = `/transfers/bulk?limit=${BULK_LANES * 2}`;
+    for (;;) {
+      await sleep(BULK_POLL_MS);
+      const response = await client.request('GET', url, headers, undefined);
+      const { data } = json<{
+        data: { _id: string; status: string; total: number; placed: number }[];
+      }>(response, 200, 'GET /transfers/bulk');
+      const batch = data.find((one) => one._id === id);
+      if (batch?.status === 'Completed') {
+        return batch;
+      }
+    }
   }
 
   /**
@@ -824,6 +935,8 @@ function checkRunRows(run: TransferRun, found: RunRows, expect: Expect, checked:
     checked.journals += found.journals;
   } else if (run.key === 'vasAirtime') {
     checkPurchases(run, found, expect, checked);
+  } else if (run.key === 'bulk') {
+    checkBulk(run, found, expect, checked);
   } else if (run.key === 'inbound' || run.key === 'virtualAccount') {
     checkCredits(run, found, expect, checked);
   } else {
@@ -858,6 +971,20 @@ function checkCredits(run: TransferRun, found: RunRows, expect: Expect, checked:
     expect('virtual accounts Paid', found.paidVirtualAccounts, run.ok);
     expect('virtual account outbox events', found.collectionEvents, run.ok);
   }
+}
+
+/** Each placed item an intra-bank transfer as (b)'s; one Idempotency-Key per batch. */
+function checkBulk(run: TransferRun, found: RunRows, expect: Expect, checked: CheckedRows) {
+  const outwards = total(found.outwards);
+  checked.transfers += outwards;
+  checked.journals += found.journals;
+  expect('items placed of items sent', run.ok, run.operations);
+  expect('Outwards transfers', outwards, run.ok);
+  expect('Outwards Completed', found.outwards.Completed ?? 0, run.ok);
+  expect('batch idempotency keys', found.idempotencyKeys, run.bulkBatches ?? 0);
+  expect('journals', found.journals, run.ok);
+  expect('outbox events', found.outboxEvents, 2 * run.ok);
+  expect('Inwards twins', found.inwards, run.ok);
 }
 
 function checkOutwards(run: TransferRun, found: RunRows, expect: Expect, checked: CheckedRows) {
@@ -955,6 +1082,7 @@ export function summarizeTransfers(result: TransferBenchResult) {
     scenarios,
     virtualAccountGoal: goal('virtualAccount', VIRTUAL_ACCOUNT_GOAL),
     vasAirtimeGoal: goal('vasAirtime', VAS_AIRTIME_GOAL),
+    bulkGoal: goal('bulk', BULK_GOAL),
     verification: result.verification,
   };
 }
@@ -1014,6 +1142,7 @@ export function renderTransferTable(summary: TransferSummary): string {
     ...rateLines(summary.scenarios),
     goalLine('(f)', summary.virtualAccountGoal),
     goalLine('(g)', summary.vasAirtimeGoal),
+    goalLine('(h)', summary.bulkGoal),
     '',
     ...profileLines(summary.scenarios),
     '',

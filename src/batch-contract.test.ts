@@ -126,6 +126,9 @@ const claims = DESCRIPTORS.flatMap((descriptor) => descriptor.batch?.claims ?? [
 describe('the batch contract', () => {
   it('names every kind of money movement and every claim handler the modules declare', () => {
     assert.deepEqual(kinds.map((kind) => kind.apply).sort(), [
+      'bulk_accept_one',
+      'bulk_place_one',
+      'bulk_refuse_one',
       'identity_charge_one',
       'transfer_lien_release_one',
       'transfer_place_one',

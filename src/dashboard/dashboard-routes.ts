@@ -14,6 +14,7 @@ import { accountPageRoutes } from './routes/account.ts';
 import { accountRoutes } from './routes/accounts.ts';
 import { assetRoutes } from './routes/assets.ts';
 import { auditRoutes } from './routes/audit.ts';
+import { bulkTransferRoutes } from './routes/bulk-transfers.ts';
 import { checkoutRoutes } from './routes/checkout.ts';
 import { clientRoutes } from './routes/client.ts';
 import { clientActionRoutes } from './routes/client-actions.ts';
@@ -163,6 +164,7 @@ function pageRoutes(sandbox: boolean) {
     statementRoutes,
     transferRoutes,
     transferStoryRoutes,
+    bulkTransferRoutes,
     virtualAccountRoutes,
     vasRoutes,
     ussdRoutes,

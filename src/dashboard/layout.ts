@@ -29,6 +29,7 @@ const CLIENT_TABS = [
   ['', 'Client'],
   ['/accounts', 'Accounts'],
   ['/transfers', 'Transfers'],
+  ['/bulk-transfers', 'Bulk'],
   ['/virtual-accounts', 'Virtual accounts'],
   ['/vas', 'VAS'],
   ['/ussd', 'USSD'],

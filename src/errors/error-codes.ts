@@ -103,6 +103,7 @@ export const ERROR_CODES = {
   },
   SANDBOX_ONLY: { httpStatus: 403, message: 'This operation is only available in sandbox.' },
   ROUTE_NOT_FOUND: { httpStatus: 404, message: 'Route not found.' },
+  BULK_BATCH_NOT_FOUND: { httpStatus: 404, message: 'No bulk transfer batch has this id.' },
   CONFLICT: { httpStatus: 409, message: 'The request conflicts with another request.' },
   SANDBOX_RESET: {
     httpStatus: 409,

@@ -51,3 +51,23 @@ export async function purgeOldIdempotencyKeys(
   );
   return rows[0]?.n ?? 0;
 }
+
+/**
+ * The claim an Idempotency-Key holds already, if any: for a write that must answer a replay
+ * before it checks the request again (a bulk batch, whose own references would refuse its
+ * replay). The write still claims the key in its own call, which settles a race between two.
+ */
+export async function findIdempotencyClaim(
+  db: { query<T>(sql: string, params?: readonly unknown[]): Promise<T[]> },
+  claim: { clientId: string; scope: string; key: string },
+): Promise<{ requestHash: string; resourceId: string } | undefined> {
+  const rows = await db.query<{ request_hash: string; resource_id: string }>(
+    `SELECT request_hash, resource_id FROM idempotency_requests
+      WHERE client_id = $1 AND scope = $2 AND key = $3`,
+    [claim.clientId, claim.scope, claim.key],
+  );
+  const row = rows[0];
+  return row === undefined
+    ? undefined
+    : { requestHash: row.request_hash, resourceId: row.resource_id };
+}

@@ -4,6 +4,7 @@
  */
 export const WEBHOOK_EVENT_TYPES = [
   'transfer',
+  'transfer.bulk.completed',
   'virtualAccount.transfer',
   'vas.transaction',
   'ussd.payment',

@@ -11,7 +11,7 @@ import {
   CheckoutVerifySchema,
 } from '../../modules/checkout/index.ts';
 import { VerificationOperatorSchema } from '../../modules/identity/index.ts';
-import { TransferSchema } from '../../modules/transfers/index.ts';
+import { BulkBatchSchema, TransferSchema } from '../../modules/transfers/index.ts';
 import { UssdReferenceSchema } from '../../modules/ussd/index.ts';
 import {
   CategorySchema,
@@ -76,6 +76,7 @@ import {
   NipNextOutcomeBody,
   NipOutcomeQueueSchema,
   NipReturnBody,
+  SandboxBulkTransferBody,
   SandboxClockBody,
   SandboxClockSchema,
   SandboxCreditBody,
@@ -95,8 +96,11 @@ export interface AdminRouteContract {
   readonly params?: TSchema;
   readonly query?: TSchema;
   readonly body?: TSchema;
-  /** The status of a success: 201 for what makes a record, 200 otherwise. */
-  readonly status?: 201;
+  /**
+   * The status of a success: 201 for what makes a record, 202 for what starts a job (a bulk
+   * batch), 200 otherwise.
+   */
+  readonly status?: 201 | 202;
   /** The success answer whole: the envelope with its data (and the pagination of a list). */
   readonly answer: TSchema;
 }
@@ -193,6 +197,11 @@ const records = {
     params: IdParams,
     query: AdminTransfersQuery,
     answer: pagedEnvelopeSchema(TransferSchema),
+  },
+  'GET /admin/clients/:id/bulk-transfers': {
+    params: IdParams,
+    query: AdminPageQuery,
+    answer: pagedEnvelopeSchema(BulkBatchSchema),
   },
   'GET /admin/clients/:id/transfers/:transferId/story': {
     params: ClientTransferParams,
@@ -294,6 +303,11 @@ const sandbox = {
   'POST /admin/sandbox/nip/next-outcome': {
     body: NipNextOutcomeBody,
     answer: envelopeSchema(NipOutcomeQueueSchema),
+  },
+  'POST /admin/sandbox/bulk-transfers': {
+    body: SandboxBulkTransferBody,
+    status: 202,
+    answer: envelopeSchema(BulkBatchSchema),
   },
   'POST /admin/sandbox/nip/returns': {
     body: NipReturnBody,

@@ -205,3 +205,14 @@ export const SandboxResetSchema = Type.Object({
   tookMs: Type.Number({ description: 'How long the reset took inside the server.' }),
   fixtures: FixturesSummarySchema,
 });
+
+/**
+ * A bulk batch a sandbox operator sends for a client (the dashboard's CSV upload): the body of
+ * POST /transfers/bulk with the client and the batch's Idempotency-Key.
+ */
+export const SandboxBulkTransferBody = Type.Object({
+  clientId: Type.String({ minLength: 1, maxLength: 64 }),
+  idempotencyKey: Type.String({ pattern: '^[\\x21-\\x7e]{1,255}$' }),
+  allOrNothing: Type.Optional(Type.Boolean({ default: false })),
+  transfers: Type.Array(Type.Unknown(), { minItems: 1, maxItems: 1000 }),
+});

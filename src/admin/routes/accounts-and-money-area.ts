@@ -7,6 +7,10 @@ import {
 } from './client-account-statement.ts';
 import { type ClientAccountsRouteOptions, clientAccountsRoute } from './client-accounts.ts';
 import {
+  type ClientBulkTransfersRouteOptions,
+  clientBulkTransfersRoute,
+} from './client-bulk-transfers.ts';
+import {
   type ClientCheckoutSessionsRouteOptions,
   clientCheckoutSessionsRoute,
 } from './client-checkout-sessions.ts';
@@ -39,6 +43,7 @@ export type AccountsAndMoneyRoutesOptions = ClientAccountsRouteOptions &
   LienRoutesOptions &
   TransferReversalRouteOptions &
   ClientTransfersRouteOptions &
+  ClientBulkTransfersRouteOptions &
   ClientTransferStoryRouteOptions &
   LedgerOverviewRouteOptions &
   ClientVirtualAccountsRouteOptions &
@@ -58,6 +63,7 @@ export const accountsAndMoneyRoutes: FastifyPluginAsyncTypebox<
   await app.register(clientAccountsRoute, options);
   await app.register(clientAccountStatementRoute, options);
   await app.register(clientTransfersRoute, options);
+  await app.register(clientBulkTransfersRoute, options);
   await app.register(clientTransferStoryRoute, options);
   await app.register(ledgerOverviewRoute, options);
   await app.register(accountFreezeRoutes, options);

@@ -1,4 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  type SandboxBulkTransferRouteOptions,
+  sandboxBulkTransferRoute,
+} from './sandbox-bulk-transfers.ts';
 import { type SandboxClockRouteOptions, sandboxClockRoutes } from './sandbox-clock.ts';
 import { type SandboxCreditRouteOptions, sandboxCreditRoute } from './sandbox-credits.ts';
 import { type SandboxFaultRoutesOptions, sandboxFaultRoutes } from './sandbox-faults.ts';
@@ -20,6 +24,7 @@ import { type SandboxWebhookRouteOptions, sandboxWebhookRoute } from './sandbox-
 export type SandboxControlRoutesOptions = SandboxNipOutcomeRouteOptions &
   SandboxNipReturnRouteOptions &
   SandboxNipRecallRouteOptions &
+  SandboxBulkTransferRouteOptions &
   SandboxCreditRouteOptions &
   SandboxVirtualAccountPaymentRouteOptions &
   SandboxUssdDialRouteOptions &
@@ -41,6 +46,7 @@ export const sandboxControlRoutes: FastifyPluginAsyncTypebox<SandboxControlRoute
   await app.register(sandboxNipOutcomeRoute, options);
   await app.register(sandboxNipReturnRoute, options);
   await app.register(sandboxNipRecallRoute, options);
+  await app.register(sandboxBulkTransferRoute, options);
   await app.register(sandboxCreditRoute, options);
   await app.register(sandboxVirtualAccountPaymentRoute, options);
   await app.register(sandboxUssdDialRoute, options);

@@ -2,6 +2,10 @@
  * The transfers module's public face: name enquiry and the bank list, transfers a client sends
  * (intra-bank and NIP), credits other banks send, status queries and history.
  */
+
+export type { BulkPayoutService } from './bulk/bulk-payout-service.ts';
+export { BulkBatchSchema } from './bulk/bulk-schemas.ts';
+export { bulkBatchView } from './bulk/bulk-view.ts';
 export {
   type CollectionAccount,
   type CollectionPayment,

@@ -12,6 +12,9 @@ import { byClient } from '../../http/plugins/rate-limits.ts';
 import { GL_ACCOUNTS } from '../../ledger/gl-accounts.ts';
 import type { Rail } from '../../rails/rail.ts';
 import type { BeneficiaryService } from '../beneficiaries/index.ts';
+import { bulkAcceptance, bulkPlacement, bulkRefusal } from './bulk/bulk-batch.ts';
+import { createBulkPayoutService } from './bulk/bulk-payout-service.ts';
+import { createBulkPayoutWorker } from './bulk/bulk-worker.ts';
 import type { Collections } from './collections.ts';
 import { createInboundCreditService } from './inbound/inbound-credit-service.ts';
 import { createInboundRecallService } from './inbound/inbound-recall.ts';
@@ -46,12 +49,10 @@ export interface TransfersModuleDeps extends CoreParts {
 }
 
 /**
- * Name enquiry, transfers a client sends, credits other banks send, returns of transfers the
- * beneficiary bank sent back, recalls of credits the sending bank takes back, operators'
- * reversals and liens, and their history. Credits, returns and recalls from other banks arrive
- * through the rail, whichever rail it is.
+ * What other banks send through the rail, whichever rail it is: credits, recalls of credits
+ * (paid back to the GL the credit came from) and returns of transfers we sent.
  */
-function createTransfersServices(deps: TransfersModuleDeps) {
+function listenToTheRail(deps: TransfersModuleDeps) {
   const { config, db, clock, rail, batches, collections } = deps;
   const settlementAccountId =
     config.ibsEnv === 'sandbox' ? GL_ACCOUNTS.sandboxExternalFloat : GL_ACCOUNTS.nipSettlement;
@@ -76,6 +77,18 @@ function createTransfersServices(deps: TransfersModuleDeps) {
   // Return notices arrive through the rail too, whichever rail it is.
   const transferReturns = createTransferReturnService({ db, clock });
   rail.onTransferReturned((notice) => transferReturns.receive(notice));
+  return { inboundCredits, inboundRecalls, transferReturns };
+}
+
+/**
+ * Name enquiry, transfers a client sends, credits other banks send, returns of transfers the
+ * beneficiary bank sent back, recalls of credits the sending bank takes back, operators'
+ * reversals and liens, and their history. Credits, returns and recalls from other banks arrive
+ * through the rail, whichever rail it is.
+ */
+function createTransfersServices(deps: TransfersModuleDeps) {
+  const { config, db, clock, rail, batches, collections } = deps;
+  const { inboundCredits, inboundRecalls, transferReturns } = listenToTheRail(deps);
   const nameEnquiryService = createNameEnquiryService({
     db,
     clock,
@@ -97,7 +110,22 @@ function createTransfersServices(deps: TransfersModuleDeps) {
     returns: transferReturns,
   });
   const transferService = createTransferService({ db, outbound: outboundTransfers });
+  const bulkPayouts = createBulkPayoutService({
+    db,
+    clock,
+    institutionCode: config.institutionCode,
+    config: config.transfers,
+    maxAmountKobo: config.maxAmountKobo,
+    collections,
+    beneficiaries: deps.beneficiaries,
+    nameEnquiry: nameEnquiryService,
+    outbound: outboundTransfers,
+    chunkSize: batches.maxBatch,
+    // The status-query loops' claim (STATUS_QUERY_CLAIM_SECONDS); each chunk renews it.
+    claimSeconds: config.transfers.statusQueryWorker.claimSeconds,
+  });
   return {
+    bulkPayouts,
     inboundCredits,
     nameEnquiryService,
     outboundTransfers,
@@ -108,6 +136,14 @@ function createTransfersServices(deps: TransfersModuleDeps) {
     liens: createLienService({ db, clock }),
   };
 }
+
+/**
+ * Batches one worker places at once (each a chunk at a time): enough to keep two group-commit
+ * calls in flight while the others prepare theirs.
+ */
+const BULK_BATCHES_AT_ONCE = 4;
+/** A new batch waits at most this long for a worker to take it. */
+const BULK_POLL_INTERVAL_MS = 200;
 
 type TransfersServices = ReturnType<typeof createTransfersServices>;
 
@@ -123,6 +159,7 @@ function transferRouteOptions({ config, services, limit }: RouteParts<TransfersS
     maxAmountKobo: config.maxAmountKobo,
     nameEnquiryService: services.nameEnquiryService,
     outboundTransfers: services.outboundTransfers,
+    bulkPayouts: services.bulkPayouts,
     transferService: services.transferService,
     nameEnquiryPerMinutePerClient: limits.nameEnquiryPerMinutePerClient,
     enquiryMisses: createEnumerationGuard({
@@ -148,6 +185,9 @@ export const transfersModule = {
       inboundRecall,
       transferReversal,
       lienRelease,
+      bulkAcceptance,
+      bulkPlacement,
+      bulkRefusal,
     ],
   },
   createServices: createTransfersServices,
@@ -161,6 +201,18 @@ export const transfersModule = {
         createStatusQueryWorker({
           ...statusQuerySettings(parts),
           outbound: parts.services.outboundTransfers,
+        }),
+    },
+    {
+      name: 'bulkPayouts',
+      inServer: statusQueriesInServer,
+      // Bulk batches' pending items, including those of a batch whose worker died mid-way.
+      create: (parts) =>
+        createBulkPayoutWorker({
+          ...statusQuerySettings(parts),
+          batchSize: BULK_BATCHES_AT_ONCE,
+          pollIntervalMs: BULK_POLL_INTERVAL_MS,
+          bulkPayouts: parts.services.bulkPayouts,
         }),
     },
   ],

@@ -44,7 +44,7 @@ const UNCOUNTED: EnquiryMisses = { refuseIfOver: async () => {}, count: async ()
  */
 export function createNameEnquiryService(deps: NameEnquiryDeps) {
   async function enquire(
-    principal: Principal,
+    principal: Pick<Principal, 'clientId'>,
     request: { bankCode: string; accountNumber: string },
     misses: EnquiryMisses = UNCOUNTED,
   ): Promise<NameEnquiry & { bankName: string }> {

@@ -111,7 +111,7 @@ export function createOutboundTransferService(deps: OutboundTransferServiceDeps)
       {
         principal,
         body,
-        requestHash: fingerprint(body),
+        requestHash: transferFingerprint(body),
         ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
       },
       await lookups.submit(body),
@@ -222,7 +222,7 @@ export type OutboundTransferService = ReturnType<typeof createOutboundTransferSe
  * Not the name-enquiry reference: clients run a fresh enquiry before every attempt, so a retry
  * carries a new one and must still replay the original transfer.
  */
-function fingerprint(body: TransferRequest): string {
+export function transferFingerprint(body: TransferRequest): string {
   return requestFingerprint({
     debitAccountNumber: body.debitAccountNumber,
     beneficiaryBankCode: body.beneficiaryBankCode,

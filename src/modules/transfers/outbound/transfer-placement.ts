@@ -188,7 +188,7 @@ export function preparePlacement(
 
 /** What a placement request carries into preparePlacement. */
 interface PlacementRequest {
-  readonly principal: Principal;
+  readonly principal: Pick<Principal, 'clientId'>;
   readonly body: TransferRequest;
   readonly requestHash: string;
   readonly idempotencyKey?: string;
