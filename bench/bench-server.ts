@@ -26,6 +26,7 @@ import {
   type CommandName,
   type Commands,
   isCommandMessage,
+  type MemoryWatch,
   type ReadyMessage,
   type ReplyMessage,
 } from './protocol.ts';
@@ -64,22 +65,48 @@ const handlers: Handlers = {
   memoryWatch: async (_db, request) => watchMemory(request.action),
 };
 
-const memory = { baselineRss: 0, peakRss: 0, timer: undefined as NodeJS.Timeout | undefined };
+const memory = {
+  baseline: process.memoryUsage(),
+  peak: process.memoryUsage(),
+  timer: undefined as NodeJS.Timeout | undefined,
+};
 
-/** Peak resident memory over a measurement, sampled often enough to catch a short peak. */
-function watchMemory(action: 'start' | 'stop') {
+/**
+ * Peak resident memory over a measurement, sampled often enough to catch a short peak, with
+ * the peaks of its parts (V8's heap, and the memory outside it: Buffers and other external
+ * allocations) to tell garbage on the heap from bytes held in buffers.
+ */
+function watchMemory(action: 'start' | 'stop'): MemoryWatch {
   clearInterval(memory.timer);
   memory.timer = undefined;
-  const rss = process.memoryUsage.rss();
+  sampleMemory();
   if (action === 'stop') {
-    return { baselineRss: memory.baselineRss, peakRss: Math.max(memory.peakRss, rss) };
+    const { baseline, peak } = memory;
+    return {
+      baselineRss: baseline.rss,
+      peakRss: peak.rss,
+      growth: {
+        heapUsed: peak.heapUsed - baseline.heapUsed,
+        heapTotal: peak.heapTotal - baseline.heapTotal,
+        external: peak.external - baseline.external,
+        arrayBuffers: peak.arrayBuffers - baseline.arrayBuffers,
+      },
+    };
   }
-  memory.baselineRss = rss;
-  memory.peakRss = rss;
-  memory.timer = setInterval(() => {
-    memory.peakRss = Math.max(memory.peakRss, process.memoryUsage.rss());
-  }, 10);
-  return { baselineRss: rss, peakRss: rss };
+  memory.baseline = process.memoryUsage();
+  memory.peak = { ...memory.baseline };
+  memory.timer = setInterval(sampleMemory, 10);
+  return { baselineRss: memory.baseline.rss, peakRss: memory.baseline.rss };
+}
+
+function sampleMemory(): void {
+  const now = process.memoryUsage();
+  const { peak } = memory;
+  peak.rss = Math.max(peak.rss, now.rss);
+  peak.heapUsed = Math.max(peak.heapUsed, now.heapUsed);
+  peak.heapTotal = Math.max(peak.heapTotal, now.heapTotal);
+  peak.external = Math.max(peak.external, now.external);
+  peak.arrayBuffers = Math.max(peak.arrayBuffers, now.arrayBuffers);
 }
 
 async function main(): Promise<void> {

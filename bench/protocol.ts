@@ -33,6 +33,16 @@ export interface Commands {
 export interface MemoryWatch {
   readonly baselineRss: number;
   readonly peakRss: number;
+  /**
+   * On stop: the peak growth (bytes) of each part over the watch, each at its own peak: V8's
+   * heap (used, and reserved), and what lives outside it (external, of which arrayBuffers).
+   */
+  readonly growth?: {
+    readonly heapUsed: number;
+    readonly heapTotal: number;
+    readonly external: number;
+    readonly arrayBuffers: number;
+  };
 }
 
 export type CommandName = keyof Commands;

@@ -15,6 +15,9 @@ const JSON_PAGES = 50;
 export interface ExportMeasurement {
   readonly label: string;
   readonly growthMiB: number;
+  /** Peak growth of V8's heap (used) and of memory outside it (external, incl. Buffers). */
+  readonly heapUsedMiB: number;
+  readonly externalMiB: number;
   readonly seconds: number;
   readonly bytes: number;
 }
@@ -54,7 +57,12 @@ async function watched(
   await server.command('memoryWatch', { action: 'start' }, 10_000);
   const result = await run();
   const memory: MemoryWatch = await server.command('memoryWatch', { action: 'stop' }, 10_000);
-  return { ...result, growthMiB: (memory.peakRss - memory.baselineRss) / MIB };
+  return {
+    ...result,
+    growthMiB: (memory.peakRss - memory.baselineRss) / MIB,
+    heapUsedMiB: (memory.growth?.heapUsed ?? 0) / MIB,
+    externalMiB: (memory.growth?.external ?? 0) / MIB,
+  };
 }
 
 export async function runExportBench(options: {
@@ -100,11 +108,11 @@ export async function runExportBench(options: {
 export function renderExportTable(results: readonly ExportMeasurement[]): string {
   const rows = results.map(
     (result) =>
-      `| ${result.label} | ${result.growthMiB.toFixed(1)} MiB | ${result.seconds.toFixed(1)} s | ${(result.bytes / MIB).toFixed(1)} MiB |`,
+      `| ${result.label} | ${result.growthMiB.toFixed(1)} MiB | ${result.heapUsedMiB.toFixed(1)} / ${result.externalMiB.toFixed(1)} MiB | ${result.seconds.toFixed(1)} s | ${(result.bytes / MIB).toFixed(1)} MiB |`,
   );
   return [
-    '| statement export: process memory growth (< 64 MiB) | peak RSS growth | time | body |',
-    '|---|---:|---:|---:|',
+    '| statement export: process memory growth (< 64 MiB) | peak RSS growth | peak heap used / external growth | time | body |',
+    '|---|---:|---:|---:|---:|',
     ...rows,
   ].join('\n');
 }

@@ -28,9 +28,29 @@ export function statementCsv(statement: StatementExport): Readable {
 
 async function* csvChunks(statement: StatementExport): AsyncGenerator<string> {
   yield csvLine(STATEMENT_CSV_COLUMNS);
-  for await (const batch of statement.entries) {
-    yield batch.map((entry) => csvLine(csvRow(entry))).join('');
+  try {
+    for (
+      let text = await nextRows(statement);
+      text !== undefined;
+      text = await nextRows(statement)
+    ) {
+      yield text;
+    }
+  } finally {
+    await statement.entries.return(undefined);
   }
+}
+
+/**
+ * The next batch's rows as one piece of text, the batch let go before the text is handed on:
+ * nothing of it stays in the generator's frame while the reader takes its time (see
+ * readEntryRange for what that cost).
+ */
+async function nextRows(statement: StatementExport): Promise<string | undefined> {
+  const next = await statement.entries.next();
+  return next.done === true
+    ? undefined
+    : next.value.map((entry) => csvLine(csvRow(entry))).join('');
 }
 
 function csvRow(entry: StatementEntry): string[] {

@@ -5,6 +5,7 @@ import { invariant } from '../../shared/invariant.ts';
 import { lagosMinute } from '../../shared/lagos-time.ts';
 import { type Kobo, koboToNairaText } from '../../shared/money.ts';
 import type { StatementExport } from './account-service.ts';
+import { FontMetrics, latin1, pdfLiteral } from './statement-pdf-text.ts';
 
 /** A4 portrait in points; rows of one line each, so a page's count is known before it is drawn. */
 const PAGE_HEIGHT = 841.89;
@@ -141,18 +142,36 @@ async function writeStatement(
   const count = span.last >= span.first ? Number(span.last - span.first + 1n) : 0;
   const pages = new StatementPages(doc, statement, bank, statementPageCount(count));
   const totals: Totals = { credits: 0n, creditCount: 0, debits: 0n, debitCount: 0 };
-  for await (const batch of statement.entries) {
-    for (const entry of batch) {
-      pages.row(entryCells(entry));
-      addUp(totals, entry);
-    }
+  while (await drawNextBatch(statement, pages, totals)) {
     if (!(await room())) {
+      await statement.entries.return(undefined);
       return false;
     }
   }
   const closing = span.openingKobo + totals.credits - totals.debits;
   invariant(closing === span.closingKobo, 'statement entries do not add up to the closing balance');
   pages.summary(summaryLines(statement, totals));
+  return true;
+}
+
+/**
+ * Draws the next batch of entries; false when there are no more. A function of its own so the
+ * batch is let go before the writer waits for the reader: kept in the loop's frame, it lived
+ * long enough for V8 to move it to the old generation, which grew by the export's garbage.
+ */
+async function drawNextBatch(
+  statement: StatementExport,
+  pages: StatementPages,
+  totals: Totals,
+): Promise<boolean> {
+  const next = await statement.entries.next();
+  if (next.done === true) {
+    return false;
+  }
+  for (const entry of next.value) {
+    pages.row(entryCells(entry));
+    addUp(totals, entry);
+  }
   return true;
 }
 
@@ -199,6 +218,8 @@ class StatementPages {
   /** The page's rows, added to its content at once (one buffer a page rather than a row). */
   private rows: string[] = [];
   private y = 0;
+  /** The regular font's widths, for rows (read once per process, on the first page). */
+  private metrics: FontMetrics | undefined;
 
   constructor(
     private readonly doc: PDFKit.PDFDocument,
@@ -209,22 +230,25 @@ class StatementPages {
 
   /**
    * One entry's line, written as one piece of the page's content (the PDF text operators
-   * pdfkit itself writes for each cell): drawing each cell through `text()` cost ten times the
-   * time and kept the garbage collector busy enough to double the process's memory.
+   * pdfkit itself writes for each cell, with the font's widths from a table): drawing each
+   * cell through `text()` cost ten times the time and kept the garbage collector busy enough to
+   * double the process's memory.
    */
   row(cells: readonly string[]): void {
     if (this.rowsLeft === 0) {
       this.newPage();
     }
+    const metrics = this.metrics as FontMetrics;
     const baseline = (PAGE_HEIGHT - this.y - FONT_SIZE * HELVETICA_ASCENT).toFixed(3);
     let ops = `q 1 0 0 -1 0 ${PAGE_HEIGHT} cm BT /${this.fontId} ${FONT_SIZE} Tf`;
     let x = LEFT;
-    COLUMNS.forEach((column, index) => {
-      const text = fit(this.doc, latin1(cells[index] ?? ''), column.width);
-      const at = column.right === true ? x + column.width - this.doc.widthOfString(text) : x;
-      ops += ` 1 0 0 1 ${at.toFixed(3)} ${baseline} Tm <${hex(text)}> Tj`;
+    for (let index = 0; index < COLUMNS.length; index += 1) {
+      const column = COLUMNS[index] as Column;
+      const text = metrics.fit(latin1(cells[index] ?? ''), FONT_SIZE, column.width);
+      const at = column.right === true ? x + column.width - metrics.width(text, FONT_SIZE) : x;
+      ops += ` 1 0 0 1 ${at.toFixed(3)} ${baseline} Tm (${pdfLiteral(text)}) Tj`;
       x += column.width + GUTTER;
-    });
+    }
     this.rows.push(`${ops} ET Q`);
     this.y += ROW;
     this.rowsLeft -= 1;
@@ -247,7 +271,8 @@ class StatementPages {
 
   private flushRows(): void {
     if (this.rows.length > 0) {
-      this.doc.addContent(this.rows.join('\n'));
+      // As bytes (the text is Latin-1 already), which pdfkit takes without its per-character copy.
+      this.doc.addContent(Buffer.from(`${this.rows.join('\n')}\n`, 'latin1'));
       this.rows = [];
     }
   }
@@ -274,6 +299,7 @@ class StatementPages {
       .stroke();
     this.y += ROW * 0.5;
     this.rowsLeft = this.page === 1 ? FIRST_PAGE_ROWS : PAGE_ROWS;
+    this.metrics ??= helveticaMetrics(this.doc);
     // Rows measure and write in the regular font, which the footer put on this page.
     this.doc.font('Helvetica').fontSize(FONT_SIZE);
     this.fontId = (this.doc as unknown as { _font: { id: string } })._font.id;
@@ -331,18 +357,15 @@ class StatementPages {
   }
 }
 
-/** The standard PDF fonts write Latin-1; anything else shows as "?" (the CSV keeps it whole). */
-function latin1(text: string): string {
-  return text.replace(/[^\x20-\x7E\xA0-\xFF]/g, '?');
-}
+let helvetica: FontMetrics | undefined;
 
-/** Latin-1 text as a PDF hex string's digits (WinAnsi agrees with Latin-1 on what latin1() keeps). */
-function hex(text: string): string {
-  let digits = '';
-  for (let index = 0; index < text.length; index += 1) {
-    digits += text.charCodeAt(index).toString(16).padStart(2, '0');
+/** Helvetica's metrics, read once per process through pdfkit (at size 1000: whole units). */
+function helveticaMetrics(doc: PDFKit.PDFDocument): FontMetrics {
+  if (helvetica === undefined) {
+    doc.font('Helvetica').fontSize(1000);
+    helvetica = new FontMetrics((text) => doc.widthOfString(text));
   }
-  return digits;
+  return helvetica;
 }
 
 function fit(doc: PDFKit.PDFDocument, text: string, width: number): string {
