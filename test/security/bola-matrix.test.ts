@@ -87,6 +87,7 @@ interface World {
   readonly aVasPurchase: { id: string; reference: string };
   readonly aVasIdempotencyKey: string;
   readonly aEventId: string;
+  readonly aBulkBatchId: string;
   /** Every identifier of A's: none may appear in an answer to B. */
   readonly aIdentifiers: readonly string[];
   /** A's balances once A's own operations are done, before any of B's calls. */
@@ -632,6 +633,17 @@ const MATRIX: readonly BolaRow[] = [
     unknownId: objectIdLike((w) => w.aBeneficiaryId),
     request: (_w, id) => ({ method: 'DELETE', url: `/transfers/beneficiaries/${id}` }),
   },
+  {
+    method: 'GET',
+    path: '/transfers/bulk/{id}',
+    field: 'path.id',
+    ownerControl: true,
+    // Bulk payouts are an extension with a not-found of their own (docs/bulk-payouts.md).
+    expect: { status: 404, code: 'BULK_BATCH_NOT_FOUND' },
+    victimId: (w) => w.aBulkBatchId,
+    unknownId: objectIdLike((w) => w.aBulkBatchId),
+    request: (_w, id) => ({ method: 'GET', url: `/transfers/bulk/${id}` }),
+  },
 
   // Virtual accounts
   {
@@ -1069,6 +1081,25 @@ describe('security: BOLA matrix (client B with client A’s ids)', () => {
     );
     assert.equal(bought.statusCode, 200, bought.body);
     const aEvent = await creditWebhookEvent(app, a.headers, a.mainAccountNumber);
+    // A's bulk payout: one transfer to its own sub-account.
+    const bulk = await app.inject({
+      method: 'POST',
+      url: '/transfers/bulk',
+      headers: { ...a.headers, 'idempotency-key': 'A-BULK-1' },
+      payload: {
+        transfers: [
+          {
+            debitAccountNumber: a.mainAccountNumber,
+            beneficiaryBankCode: testApp.config.institutionCode,
+            beneficiaryAccountNumber: aSub.accountNumber,
+            amount: 1,
+            paymentReference: 'A-BULK-PAY-1',
+          },
+        ],
+      },
+    });
+    assert.equal(bulk.statusCode, 202, bulk.body);
+    const aBulkBatchId: string = bulk.json().data._id;
 
     w = {
       testApp,
@@ -1101,6 +1132,7 @@ describe('security: BOLA matrix (client B with client A’s ids)', () => {
       aVasPurchase: { id: bought.json().data.id, reference: bought.json().data.reference },
       aVasIdempotencyKey: 'A-VAS-IDEM-1',
       aEventId: aEvent._id,
+      aBulkBatchId,
       aBalancesAtStart: await balancesOfA({ testApp, a }),
       aIdentifiers: [
         a.ibsClientId,
@@ -1123,6 +1155,7 @@ describe('security: BOLA matrix (client B with client A’s ids)', () => {
         aCheckout.id,
         bought.json().data.id,
         aEvent._id,
+        aBulkBatchId,
       ],
     };
   });

@@ -444,6 +444,32 @@ const MASS_ROWS: readonly MassRow[] = [
     movesMoneyOf: (c) => c.a.mainAccountId,
   },
 
+  {
+    method: 'POST',
+    path: '/transfers/bulk',
+    kind: 'create',
+    status: 202,
+    // The batch as accepted: no worker runs here, so nothing moves; the items stay Pending.
+    send: (c, extras, hostile) => {
+      const item = {
+        debitAccountNumber: c.a.mainAccountNumber,
+        beneficiaryBankCode: c.testApp.config.institutionCode,
+        beneficiaryAccountNumber: c.a.mainAccountNumber,
+        amount: 1,
+        paymentReference: unique('MA-BULK'),
+      };
+      return api(
+        c,
+        'POST',
+        '/transfers/bulk',
+        { transfers: [hostile ? { ...extras, ...item } : item], ...extras },
+        { ...c.a.headers, 'idempotency-key': unique('MA-BULK-KEY') },
+      );
+    },
+    read: (c, response) => dataOf(api(c, 'GET', `/transfers/bulk/${response.json().data._id}`)),
+    volatile: ['_id', 'createdAt', 'updatedAt', 'items.0._id', 'items.0.paymentReference'],
+  },
+
   // Virtual accounts
   {
     method: 'POST',
