@@ -1,3 +1,5 @@
+import { CsvError, parse } from 'csv-parse/sync';
+
 /**
  * A bulk payout CSV as the sandbox dashboard takes it (docs/dashboard.md, "Bulk transfers"):
  * a header row naming the columns, then one transfer per row. The file comes from an operator's
@@ -36,7 +38,10 @@ export function parseBulkCsv(text: string): CsvTransfers {
   }
   const rows = splitRows(text);
   if (rows === undefined) {
-    return { ok: false, problems: ['A quoted cell is never closed.'] };
+    return {
+      ok: false,
+      problems: ['A quoted cell is never closed.'],
+    };
   }
   const [header, ...data] = rows;
   const headerProblem = checkHeader(header ?? []);
@@ -96,46 +101,21 @@ function readRow(
 }
 
 /**
- * The rows of a CSV (RFC 4180: commas, double quotes around a cell that holds them, "" for a
- * quote, CRLF or LF), blank lines left out; undefined when a quote is never closed.
+ * The rows of a CSV (RFC 4180, CRLF or LF; csv-parse reads it), blank lines left out; undefined
+ * when the text is not CSV (a quoted cell never closed).
  */
 function splitRows(text: string): string[][] | undefined {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let index = 0; index < text.length; index += 1) {
-    const char = text[index] as string;
-    if (quoted) {
-      if (char === '"' && text[index + 1] === '"') {
-        cell += '"';
-        index += 1;
-      } else if (char === '"') {
-        quoted = false;
-      } else {
-        cell += char;
-      }
-    } else if (char === '"') {
-      quoted = true;
-    } else if (char === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (char === '\n' || char === '\r') {
-      if (char === '\r' && text[index + 1] === '\n') {
-        index += 1;
-      }
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-    } else {
-      cell += char;
+  try {
+    const rows: string[][] = parse(text, {
+      relax_column_count: true,
+      // A quote inside an unquoted cell is kept as text: the cell checks below then judge it.
+      relax_quotes: true,
+    });
+    return rows.filter((cells) => cells.some((value) => value.trim() !== ''));
+  } catch (error) {
+    if (error instanceof CsvError) {
+      return undefined;
     }
+    throw error;
   }
-  if (quoted) {
-    return undefined;
-  }
-  row.push(cell);
-  rows.push(row);
-  return rows.filter((cells) => cells.some((value) => value.trim() !== ''));
 }

@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
+import { parse } from 'csv-parse/sync';
 import { adminHeaders, sandboxCredit, sendTransfer } from '../../../../test/factories.ts';
 import { pdfLines } from '../../../../test/pdf-text.ts';
 import {
@@ -279,36 +280,7 @@ function unquoteFormula(cell: string): string {
   return /^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell;
 }
 
-/** RFC 4180: CRLF rows, quoted cells with doubled quotes and line breaks inside. */
+/** RFC 4180 as csv-parse reads it: CRLF rows only, quoted cells with doubled quotes and breaks. */
 function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let index = 0; index < text.length; index += 1) {
-    const char = text[index];
-    if (quoted) {
-      if (char === '"' && text[index + 1] === '"') {
-        cell += '"';
-        index += 1;
-      } else if (char === '"') {
-        quoted = false;
-      } else {
-        cell += char;
-      }
-    } else if (char === '"') {
-      quoted = true;
-    } else if (char === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (char === '\r' && text[index + 1] === '\n') {
-      rows.push([...row, cell]);
-      row = [];
-      cell = '';
-      index += 1;
-    } else {
-      cell += char;
-    }
-  }
-  return rows;
+  return parse(text, { record_delimiter: '\r\n' });
 }
