@@ -4,6 +4,7 @@ import type { Kobo } from '../shared/money.ts';
 import { assertBalanced, type Journal } from './journal.ts';
 import * as ledgerRepository from './ledger-repository.ts';
 import {
+  readStatementCsv,
   readStatementEntries,
   readStatementPage,
   readStatementSpan,
@@ -89,7 +90,7 @@ export function readStatement(db: Queryable, filter: StatementFilter) {
 }
 
 /** A statement export's numbers and balances; then its entries, oldest first, a batch at a time. */
-export { readStatementEntries, readStatementSpan };
+export { readStatementCsv, readStatementEntries, readStatementSpan };
 
 /**
  * The entries of the journals posted for some transfers (a transfer and its intra-bank twin),

@@ -67,6 +67,8 @@ export interface StatementExport {
   readonly span: ledger.StatementSpan;
   /** Oldest first, a batch at a time; the next batch is read when the writer asks for it. */
   readonly entries: AsyncGenerator<ledger.StatementEntry[]>;
+  /** The same entries as CSV rows (CRLF after each), one text a batch, written by the ledger. */
+  readonly csvRows: AsyncGenerator<string>;
 }
 
 /** Whose accounts: the caller's principal, or a client an operator names. */
@@ -249,18 +251,16 @@ export function createAccountService(deps: AccountServiceDeps) {
   ): Promise<StatementExport> {
     const account = await getAccount(owner, accountId);
     const span = await ledger.readStatementSpan(deps.db, { accountId: account.id, ...range });
+    const batches = { accountId: account.id, first: span.first, last: span.last, batch: EXPORT_BATCH };
     return {
       account,
       from: range.from ?? account.createdAt,
       to: range.to ?? deps.clock.now(),
       generatedAt: deps.clock.now(),
       span,
-      entries: ledger.readStatementEntries(deps.db, {
-        accountId: account.id,
-        first: span.first,
-        last: span.last,
-        batch: EXPORT_BATCH,
-      }),
+      // Generators: neither reads anything until the document's writer asks for its first batch.
+      entries: ledger.readStatementEntries(deps.db, batches),
+      csvRows: ledger.readStatementCsv(deps.db, batches),
     };
   }
 

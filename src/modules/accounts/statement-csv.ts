@@ -1,7 +1,4 @@
 import { Readable } from 'node:stream';
-import type { StatementEntry } from '../../ledger/ledger-service.ts';
-import { lagosIso } from '../../shared/lagos-time.ts';
-import { koboToNairaText } from '../../shared/money.ts';
 import type { StatementExport } from './account-service.ts';
 
 /** The CSV's header row: the JSON statement row's fields, its time in Lagos as `date`. */
@@ -19,8 +16,9 @@ export const STATEMENT_CSV_COLUMNS = [
 
 /**
  * A statement as CSV (RFC 4180, CRLF lines, UTF-8): the header row, then one row per entry,
- * oldest first. Pulled: the next batch of entries is read only when the reader has taken the
- * last one, so the stream holds a batch at most, whatever the statement's length.
+ * oldest first. The rows come from the ledger already written (ledger_statement_csv, the same
+ * cells as `csvCell` makes), a batch's text at a time; the next is read only when the reader
+ * has taken the last, so the stream holds a batch at most, whatever the statement's length.
  */
 export function statementCsv(statement: StatementExport): Readable {
   return Readable.from(csvChunks(statement), { objectMode: false });
@@ -29,43 +27,15 @@ export function statementCsv(statement: StatementExport): Readable {
 async function* csvChunks(statement: StatementExport): AsyncGenerator<string> {
   yield csvLine(STATEMENT_CSV_COLUMNS);
   try {
-    for (
-      let text = await nextRows(statement);
-      text !== undefined;
-      text = await nextRows(statement)
-    ) {
-      yield text;
+    for (let next = await statement.csvRows.next(); next.done !== true; ) {
+      if (next.value !== '') {
+        yield next.value;
+      }
+      next = await statement.csvRows.next();
     }
   } finally {
-    await statement.entries.return(undefined);
+    await statement.csvRows.return(undefined);
   }
-}
-
-/**
- * The next batch's rows as one piece of text, the batch let go before the text is handed on:
- * nothing of it stays in the generator's frame while the reader takes its time (see
- * readEntryRange for what that cost).
- */
-async function nextRows(statement: StatementExport): Promise<string | undefined> {
-  const next = await statement.entries.next();
-  return next.done === true
-    ? undefined
-    : next.value.map((entry) => csvLine(csvRow(entry))).join('');
-}
-
-function csvRow(entry: StatementEntry): string[] {
-  const credit = entry.amountKobo > 0n;
-  return [
-    entry.entryNumber.toString(),
-    lagosIso(entry.createdAt),
-    credit ? 'Credit' : 'Debit',
-    koboToNairaText(credit ? entry.amountKobo : -entry.amountKobo, { grouped: false }),
-    koboToNairaText(entry.balanceAfterKobo, { grouped: false }),
-    entry.narration,
-    entry.reference ?? '',
-    entry.transferId ?? '',
-    entry.journalId,
-  ];
 }
 
 function csvLine(cells: readonly string[]): string {
