@@ -222,10 +222,11 @@ export async function* readStatementCsv(
 }
 
 async function readCsvRange(db: Queryable, accountId: string, from: bigint, to: bigint) {
-  const rows = await db.query<{ csv: string }>(
-    'SELECT ledger_statement_csv($1, $2, $3) AS csv',
-    [accountId, from, to],
-  );
+  const rows = await db.query<{ csv: string }>('SELECT ledger_statement_csv($1, $2, $3) AS csv', [
+    accountId,
+    from,
+    to,
+  ]);
   return rows[0]?.csv ?? '';
 }
 

@@ -251,7 +251,12 @@ export function createAccountService(deps: AccountServiceDeps) {
   ): Promise<StatementExport> {
     const account = await getAccount(owner, accountId);
     const span = await ledger.readStatementSpan(deps.db, { accountId: account.id, ...range });
-    const batches = { accountId: account.id, first: span.first, last: span.last, batch: EXPORT_BATCH };
+    const batches = {
+      accountId: account.id,
+      first: span.first,
+      last: span.last,
+      batch: EXPORT_BATCH,
+    };
     return {
       account,
       from: range.from ?? account.createdAt,
