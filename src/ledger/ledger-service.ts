@@ -5,14 +5,14 @@ import { assertBalanced, type Journal } from './journal.ts';
 import * as ledgerRepository from './ledger-repository.ts';
 import {
   readStatementCsv,
-  readStatementEntries,
+  readStatementLines,
   readStatementPage,
   readStatementSpan,
   type StatementFilter,
 } from './statement-repository.ts';
 
 export type { JournalEntry } from './ledger-repository.ts';
-export type { StatementEntry, StatementSpan } from './statement-repository.ts';
+export type { StatementEntry, StatementLines, StatementSpan } from './statement-repository.ts';
 export type { StatementFilter };
 
 interface HoldRequest {
@@ -90,7 +90,7 @@ export function readStatement(db: Queryable, filter: StatementFilter) {
 }
 
 /** A statement export's numbers and balances; then its entries, oldest first, a batch at a time. */
-export { readStatementCsv, readStatementEntries, readStatementSpan };
+export { readStatementCsv, readStatementLines, readStatementSpan };
 
 /**
  * The entries of the journals posted for some transfers (a transfer and its intra-bank twin),

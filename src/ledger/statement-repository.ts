@@ -169,45 +169,57 @@ async function balanceAfter(db: Queryable, accountId: string, seq: bigint): Prom
   return rows[0]?.balance_after_kobo ?? 0n;
 }
 
-/**
- * The entries numbered `first` to `last`, oldest first, `batch` at a time: each batch is one
- * range read on the primary key (keyset, never OFFSET), and the next is read only when the
- * consumer asks for it, so a million entries stream through a batch's worth of memory.
- */
-export async function* readStatementEntries(
-  db: Queryable,
-  span: { accountId: string; first: bigint; last: bigint; batch: number },
-): AsyncGenerator<StatementEntry[]> {
-  for (let from = span.first; from <= span.last; from += BigInt(span.batch)) {
-    const to = minBigInt(span.last, from + BigInt(span.batch) - 1n);
-    yield await readEntryRange(db, span.accountId, from, to);
-  }
+/** A batch of a statement's lines as the PDF prints them, and the batch's totals. */
+export interface StatementLines {
+  /** Cells separated by U+001F, lines by U+001E (ledger_statement_lines says which cells). */
+  readonly text: string;
+  readonly creditsKobo: Kobo;
+  readonly creditCount: number;
+  readonly debitsKobo: Kobo;
+  readonly debitCount: number;
 }
 
 /**
- * One batch, in a function of its own: the driver's rows die here. Kept in the generator's
- * frame, they lived on while the writer waited for the reader, long enough for V8 to move
- * them to the old generation, which then grew by ~150 MiB of garbage per export.
+ * The entries numbered `first` to `last`, oldest first, `batch` at a time, as the PDF's lines
+ * written by PostgreSQL (ledger_statement_lines): each batch is one range read on the primary
+ * key (keyset, never OFFSET), read only when the consumer asks for it, so a million entries
+ * stream through a batch's worth of memory and leave a few strings a line of garbage.
  */
-async function readEntryRange(
+export async function* readStatementLines(
+  db: Queryable,
+  span: { accountId: string; first: bigint; last: bigint; batch: number },
+): AsyncGenerator<StatementLines> {
+  for (let from = span.first; from <= span.last; from += BigInt(span.batch)) {
+    const to = minBigInt(span.last, from + BigInt(span.batch) - 1n);
+    yield await readLinesRange(db, span.accountId, from, to);
+  }
+}
+
+async function readLinesRange(
   db: Queryable,
   accountId: string,
   from: bigint,
   to: bigint,
-): Promise<StatementEntry[]> {
-  const rows = await db.query<EntryRow>(
-    `SELECT e.seq, e.amount_kobo, e.balance_after_kobo, e.narration, j.reference,
-            j.transfer_id, e.journal_id, e.created_at
-       FROM ledger_entries e JOIN ledger_journals j ON j.id = e.journal_id
-      WHERE e.account_id = $1 AND e.seq BETWEEN $2 AND $3
-      ORDER BY e.seq`,
-    [accountId, from, to],
-  );
-  return rows.map(toEntry);
+): Promise<StatementLines> {
+  const rows = await db.query<{
+    lines: string;
+    credits_kobo: bigint;
+    credit_count: bigint;
+    debits_kobo: bigint;
+    debit_count: bigint;
+  }>('SELECT * FROM ledger_statement_lines($1, $2, $3)', [accountId, from, to]);
+  const row = rows[0];
+  return {
+    text: row?.lines ?? '',
+    creditsKobo: row?.credits_kobo ?? 0n,
+    creditCount: Number(row?.credit_count ?? 0n),
+    debitsKobo: row?.debits_kobo ?? 0n,
+    debitCount: Number(row?.debit_count ?? 0n),
+  };
 }
 
 /**
- * The same entries as `readStatementEntries`, as the rows of the CSV statement, one text a
+ * The entries numbered `first` to `last`, as the rows of the CSV statement, one text a
  * batch written whole by PostgreSQL (ledger_statement_csv): no row objects, Dates or amounts
  * in this process, so a million-entry export makes a thousand strings of garbage, not millions.
  */

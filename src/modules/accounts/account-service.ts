@@ -56,6 +56,11 @@ export interface FixtureSubAccount {
 
 /** Entries read per query of a statement export: a few hundred kilobytes at most. */
 const EXPORT_BATCH = 1000;
+/**
+ * CSV rows a batch: smaller than the PDF's, as a CSV batch goes to the reader as one string
+ * (250 rows, ~35 KB) and the export's memory follows its size (docs/benchmarks.md).
+ */
+const CSV_BATCH = 250;
 
 /** A statement to write out as a document (statement-csv.ts, statement-pdf.ts). */
 export interface StatementExport {
@@ -65,8 +70,11 @@ export interface StatementExport {
   readonly to: Date;
   readonly generatedAt: Date;
   readonly span: ledger.StatementSpan;
-  /** Oldest first, a batch at a time; the next batch is read when the writer asks for it. */
-  readonly entries: AsyncGenerator<ledger.StatementEntry[]>;
+  /**
+   * The entries oldest first, as the PDF's lines, a batch at a time with its totals; the next
+   * batch is read when the writer asks for it.
+   */
+  readonly lines: AsyncGenerator<ledger.StatementLines>;
   /** The same entries as CSV rows (CRLF after each), one text a batch, written by the ledger. */
   readonly csvRows: AsyncGenerator<string>;
 }
@@ -264,8 +272,8 @@ export function createAccountService(deps: AccountServiceDeps) {
       generatedAt: deps.clock.now(),
       span,
       // Generators: neither reads anything until the document's writer asks for its first batch.
-      entries: ledger.readStatementEntries(deps.db, batches),
-      csvRows: ledger.readStatementCsv(deps.db, batches),
+      lines: ledger.readStatementLines(deps.db, batches),
+      csvRows: ledger.readStatementCsv(deps.db, { ...batches, batch: CSV_BATCH }),
     };
   }
 

@@ -1,6 +1,5 @@
 import { Readable } from 'node:stream';
 import PDFDocument from 'pdfkit';
-import type { StatementEntry } from '../../ledger/ledger-service.ts';
 import { invariant } from '../../shared/invariant.ts';
 import { lagosMinute } from '../../shared/lagos-time.ts';
 import { type Kobo, koboToNairaText } from '../../shared/money.ts';
@@ -144,7 +143,7 @@ async function writeStatement(
   const totals: Totals = { credits: 0n, creditCount: 0, debits: 0n, debitCount: 0 };
   while (await drawNextBatch(statement, pages, totals)) {
     if (!(await room())) {
-      await statement.entries.return(undefined);
+      await statement.lines.return(undefined);
       return false;
     }
   }
@@ -155,7 +154,7 @@ async function writeStatement(
 }
 
 /**
- * Draws the next batch of entries; false when there are no more. A function of its own so the
+ * Draws the next batch of lines; false when there are no more. A function of its own so the
  * batch is let go before the writer waits for the reader: kept in the loop's frame, it lived
  * long enough for V8 to move it to the old generation, which grew by the export's garbage.
  */
@@ -164,41 +163,28 @@ async function drawNextBatch(
   pages: StatementPages,
   totals: Totals,
 ): Promise<boolean> {
-  const next = await statement.entries.next();
+  const next = await statement.lines.next();
   if (next.done === true) {
     return false;
   }
-  for (const entry of next.value) {
-    pages.row(entryCells(entry));
-    addUp(totals, entry);
+  const batch = next.value;
+  if (batch.text !== '') {
+    for (const line of batch.text.split(LINE_SEPARATOR)) {
+      pages.row(line.split(CELL_SEPARATOR));
+    }
   }
+  totals.credits += batch.creditsKobo;
+  totals.creditCount += batch.creditCount;
+  totals.debits += batch.debitsKobo;
+  totals.debitCount += batch.debitCount;
   return true;
 }
 
-function addUp(totals: Totals, entry: StatementEntry): void {
-  if (entry.amountKobo > 0n) {
-    totals.credits += entry.amountKobo;
-    totals.creditCount += 1;
-  } else {
-    totals.debits -= entry.amountKobo;
-    totals.debitCount += 1;
-  }
-}
+/** How ledger_statement_lines separates a batch's lines and a line's cells. */
+const LINE_SEPARATOR = '\u001e';
+const CELL_SEPARATOR = '\u001f';
 
 const naira = (kobo: Kobo) => koboToNairaText(kobo, { grouped: true });
-
-function entryCells(entry: StatementEntry): string[] {
-  const credit = entry.amountKobo > 0n;
-  return [
-    entry.entryNumber.toString(),
-    lagosMinute(entry.createdAt),
-    entry.narration,
-    entry.reference ?? '',
-    credit ? '' : naira(-entry.amountKobo),
-    credit ? naira(entry.amountKobo) : '',
-    naira(entry.balanceAfterKobo),
-  ];
-}
 
 function summaryLines(statement: StatementExport, totals: Totals): [string, string][] {
   return [
