@@ -12,6 +12,8 @@ const LEFT = 30;
 const WIDTH = 535;
 const ROW = 10;
 const FONT_SIZE = 7;
+/** The size of the header and footer lines of pages after the first. */
+const CHROME_SIZE = 8;
 /** Helvetica's ascender (718/1000 of the size): from a line's top to its baseline. */
 const HELVETICA_ASCENT = 0.718;
 const TABLE_BOTTOM = PAGE_HEIGHT - 50;
@@ -206,6 +208,8 @@ class StatementPages {
   private y = 0;
   /** The regular font's widths, for rows (read once per process, on the first page). */
   private metrics: FontMetrics | undefined;
+  /** What every page after the first repeats, made on the second. */
+  private repeated: RepeatedChrome | undefined;
 
   constructor(
     private readonly doc: PDFKit.PDFDocument,
@@ -268,16 +272,10 @@ class StatementPages {
     this.doc.addPage();
     this.page += 1;
     if (this.page === 1) {
-      this.firstHeader();
+      this.firstPageChrome();
     } else {
-      this.shortHeader();
+      this.nextPageChrome();
     }
-    this.footer();
-    this.y = this.page === 1 ? FIRST_TABLE_TOP : NEXT_TABLE_TOP;
-    this.cells(
-      COLUMNS.map((column) => column.label),
-      'Helvetica-Bold',
-    );
     this.doc
       .moveTo(LEFT, this.y - 2)
       .lineTo(LEFT + WIDTH, this.y - 2)
@@ -285,10 +283,63 @@ class StatementPages {
       .stroke();
     this.y += ROW * 0.5;
     this.rowsLeft = this.page === 1 ? FIRST_PAGE_ROWS : PAGE_ROWS;
+  }
+
+  /** Page 1 through pdfkit: the full header, the footer and the column labels. */
+  private firstPageChrome(): void {
+    this.firstHeader();
+    this.footer();
+    this.y = FIRST_TABLE_TOP;
+    this.cells(
+      COLUMNS.map((column) => column.label),
+      'Helvetica-Bold',
+    );
     this.metrics ??= helveticaMetrics(this.doc);
     // Rows measure and write in the regular font, which the footer put on this page.
     this.doc.font('Helvetica').fontSize(FONT_SIZE);
-    this.fontId = (this.doc as unknown as { _font: { id: string } })._font.id;
+    this.fontId = fontOf(this.doc).id;
+  }
+
+  /**
+   * Every later page's short header, column labels and footer, written as content as rows are:
+   * the header and labels as one piece of operators made once a document, then the page number.
+   * Drawn through `text()`, the chrome of a page made more garbage than its seventy rows, and
+   * the export's memory grew with it (docs/benchmarks.md).
+   */
+  private nextPageChrome(): void {
+    this.repeated ??= this.repeatedChrome();
+    const { regular, bold, ops } = this.repeated;
+    const fonts = (this.doc.page as unknown as { fonts: Record<string, unknown> }).fonts;
+    fonts[regular.id] = regular.ref();
+    fonts[bold.id] = bold.ref();
+    const footer = `Page ${this.page} of ${this.pageCount}`;
+    const x = LEFT + WIDTH - (this.metrics as FontMetrics).width(footer, CHROME_SIZE);
+    this.doc.addContent(
+      ops + textOps(regular.id, CHROME_SIZE, [{ x, top: FOOTER_Y, text: footer }]),
+    );
+    this.y = NEXT_TABLE_TOP + ROW;
+  }
+
+  /** The short header and the column labels of pages after the first, as PDF operators. */
+  private repeatedChrome(): RepeatedChrome {
+    const doc = this.doc.font('Helvetica-Bold').fontSize(FONT_SIZE);
+    const bold = fontOf(doc);
+    let x = LEFT;
+    const labels = COLUMNS.map((column) => {
+      const at = column.right === true ? x + column.width - doc.widthOfString(column.label) : x;
+      x += column.width + GUTTER;
+      return { x: at, top: NEXT_TABLE_TOP, text: column.label };
+    });
+    const regular = fontOf(doc.font('Helvetica'));
+    const { account } = this.statement;
+    const header = `${this.bank.name}: statement of account ${account.accountNumber}, ${this.period()}`;
+    return {
+      regular,
+      bold,
+      ops:
+        textOps(regular.id, CHROME_SIZE, [{ x: LEFT, top: 40, text: latin1(header) }]) +
+        textOps(bold.id, FONT_SIZE, labels),
+    };
   }
 
   private firstHeader(): void {
@@ -309,15 +360,9 @@ class StatementPages {
     });
   }
 
-  private shortHeader(): void {
-    const { account } = this.statement;
-    const line = `${this.bank.name}: statement of account ${account.accountNumber}, ${this.period()}`;
-    this.doc.font('Helvetica').fontSize(8).text(latin1(line), LEFT, 40, { lineBreak: false });
-  }
-
   private footer(): void {
     const page = `Page ${this.page} of ${this.pageCount}`;
-    this.doc.font('Helvetica').fontSize(8);
+    this.doc.font('Helvetica').fontSize(CHROME_SIZE);
     this.cellAt(page, LEFT, WIDTH, true, FOOTER_Y);
   }
 
@@ -341,6 +386,40 @@ class StatementPages {
     const at = right ? x + width - this.doc.widthOfString(fitted) : x;
     this.doc.text(fitted, at, y, { lineBreak: false });
   }
+}
+
+/** A font pdfkit has loaded: its name in a page's resources, and its object in the file. */
+interface PdfFont {
+  readonly id: string;
+  ref(): unknown;
+}
+
+interface RepeatedChrome {
+  readonly regular: PdfFont;
+  readonly bold: PdfFont;
+  readonly ops: string;
+}
+
+function fontOf(doc: PDFKit.PDFDocument): PdfFont {
+  return (doc as unknown as { _font: PdfFont })._font;
+}
+
+/**
+ * PDF text operators for single lines at pdfkit's positions (x, and the top of the line as
+ * `text()` takes it): the baseline is the top plus the font's ascender, and the coordinates are
+ * flipped back from pdfkit's page transform, as `text()` itself writes them.
+ */
+function textOps(
+  fontId: string,
+  size: number,
+  lines: readonly { x: number; top: number; text: string }[],
+): string {
+  let ops = `q 1 0 0 -1 0 ${PAGE_HEIGHT} cm BT /${fontId} ${size} Tf`;
+  for (const line of lines) {
+    const baseline = (PAGE_HEIGHT - line.top - size * HELVETICA_ASCENT).toFixed(3);
+    ops += ` 1 0 0 1 ${line.x.toFixed(3)} ${baseline} Tm (${pdfLiteral(line.text)}) Tj`;
+  }
+  return `${ops} ET Q\n`;
 }
 
 let helvetica: FontMetrics | undefined;
