@@ -13,6 +13,8 @@ import {
 } from './sandbox-nip-outcomes.ts';
 import { type SandboxNipRecallRouteOptions, sandboxNipRecallRoute } from './sandbox-nip-recalls.ts';
 import { type SandboxNipReturnRouteOptions, sandboxNipReturnRoute } from './sandbox-nip-returns.ts';
+import { type SandboxMessageRouteOptions, sandboxMessageRoute } from './sandbox-message.ts';
+import { type SandboxMessagesRouteOptions, sandboxMessagesRoute } from './sandbox-messages.ts';
 import { type SandboxResetRouteOptions, sandboxResetRoute } from './sandbox-reset.ts';
 import { type SandboxUssdDialRouteOptions, sandboxUssdDialRoute } from './sandbox-ussd-dials.ts';
 import {
@@ -30,13 +32,15 @@ export type SandboxControlRoutesOptions = SandboxNipOutcomeRouteOptions &
   SandboxUssdDialRouteOptions &
   SandboxClockRouteOptions &
   SandboxWebhookRouteOptions &
+  SandboxMessagesRouteOptions &
+  SandboxMessageRouteOptions &
   SandboxFaultRoutesOptions &
   SandboxFixturesRouteOptions &
   SandboxResetRouteOptions;
 
 /**
  * The sandbox's controls (docs/sandbox-testing-controls.md): the simulated networks' next
- * outcomes, payments, returns and recalls, the test clock, the webhook inbox, faults, fixtures and the reset. In
+ * outcomes, payments, returns and recalls, the test clock, the webhook and message inboxes, faults, fixtures and the reset. In
  * production each answers SANDBOX_ONLY.
  */
 export const sandboxControlRoutes: FastifyPluginAsyncTypebox<SandboxControlRoutesOptions> = async (
@@ -52,6 +56,8 @@ export const sandboxControlRoutes: FastifyPluginAsyncTypebox<SandboxControlRoute
   await app.register(sandboxUssdDialRoute, options);
   await app.register(sandboxClockRoutes, options);
   await app.register(sandboxWebhookRoute, options);
+  await app.register(sandboxMessagesRoute, options);
+  await app.register(sandboxMessageRoute, options);
   await app.register(sandboxFaultRoutes, options);
   await app.register(sandboxFixturesRoutes, options);
   await app.register(sandboxResetRoute, options);
