@@ -23,6 +23,8 @@ export class SmtpReceiver {
   readonly received: ReceivedEmail[] = [];
   refuseRecipient: (address: string) => Refusal = () => undefined;
   refuseData: () => Refusal = () => undefined;
+  /** How long each message's answer takes (a slow server: a kill lands mid-batch). */
+  delayMs = 0;
   private server: SMTPServer | undefined;
 
   async start(): Promise<void> {
@@ -37,7 +39,10 @@ export class SmtpReceiver {
       onData: (stream, _session, callback) => {
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('end', () => {
+        stream.on('end', async () => {
+          if (this.delayMs > 0) {
+            await new Promise((resolve) => setTimeout(resolve, this.delayMs));
+          }
           const refusal = this.refuseData();
           if (refusal !== undefined) {
             callback(smtpError(refusal));
