@@ -79,7 +79,9 @@ function readRetrySchedule(read: EnvReader): readonly number[] {
   }
   const delays = raw.split(',').map((item) => Number(item.trim()));
   if (delays.some((delay) => !Number.isFinite(delay) || delay < 0)) {
-    read.problems.push(`ALERTS_RETRY_SCHEDULE_SECONDS must be comma-separated seconds, got "${raw}"`);
+    read.problems.push(
+      `ALERTS_RETRY_SCHEDULE_SECONDS must be comma-separated seconds, got "${raw}"`,
+    );
     return DEFAULT_RETRY_SECONDS;
   }
   return delays;

@@ -81,7 +81,7 @@ describe('startSandbox with fixtures', () => {
     );
   });
 
-  it("messages() shows the alert email the credit caused, as the holder reads it", async () => {
+  it('messages() shows the alert email the credit caused, as the holder reads it', async () => {
     await bank.credit({ accountNumber: PAYER_ACCOUNT, amount: 75 });
     const deadline = Date.now() + 10_000;
     let found: Awaited<ReturnType<Sandbox['messages']>>[number] | undefined;

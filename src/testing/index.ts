@@ -131,7 +131,10 @@ export interface Sandbox {
    * The alert emails and SMS the bank made, newest first (the alerts worker makes them within
    * ALERTS_POLL_INTERVAL_MS of the posting).
    */
-  messages(filter?: { accountNumber?: string; channel?: 'email' | 'sms' }): Promise<MessageRecord[]>;
+  messages(filter?: {
+    accountNumber?: string;
+    channel?: 'email' | 'sms';
+  }): Promise<MessageRecord[]>;
   /** Back to the fixtures: every record made since gone, the fixtures' world back. */
   reset(): Promise<void>;
   /** Any admin call: `bank.admin('GET', '/admin/clients')`. */

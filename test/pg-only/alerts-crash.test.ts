@@ -20,7 +20,9 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-describe('alerts survive a SIGKILL of the worker mid-batch (PostgreSQL)', { timeout: 240_000 }, () => {
+describe('alerts survive a SIGKILL of the worker mid-batch (PostgreSQL)', {
+  timeout: 240_000,
+}, () => {
   let testDb: TestDb;
   let dataDir: string;
   const receiver = new SmtpReceiver();

@@ -228,7 +228,8 @@ export const SandboxMessagesQuery = Type.Object({
 /** One alert message as it was rendered for its holder (docs/alerts.md, "The sandbox inbox"). */
 export const SandboxMessageSchema = Type.Object({
   _id: Type.String({
-    description: 'Stable: the email Message-ID (<_id@alerts.openibs>) or the SMS de-duplication key.',
+    description:
+      'Stable: the email Message-ID (<_id@alerts.openibs>) or the SMS de-duplication key.',
   }),
   accountNumber: Type.String(),
   clientId: Type.String(),

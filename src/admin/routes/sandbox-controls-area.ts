@@ -7,14 +7,14 @@ import { type SandboxClockRouteOptions, sandboxClockRoutes } from './sandbox-clo
 import { type SandboxCreditRouteOptions, sandboxCreditRoute } from './sandbox-credits.ts';
 import { type SandboxFaultRoutesOptions, sandboxFaultRoutes } from './sandbox-faults.ts';
 import { type SandboxFixturesRouteOptions, sandboxFixturesRoutes } from './sandbox-fixtures.ts';
+import { type SandboxMessageRouteOptions, sandboxMessageRoute } from './sandbox-message.ts';
+import { type SandboxMessagesRouteOptions, sandboxMessagesRoute } from './sandbox-messages.ts';
 import {
   type SandboxNipOutcomeRouteOptions,
   sandboxNipOutcomeRoute,
 } from './sandbox-nip-outcomes.ts';
 import { type SandboxNipRecallRouteOptions, sandboxNipRecallRoute } from './sandbox-nip-recalls.ts';
 import { type SandboxNipReturnRouteOptions, sandboxNipReturnRoute } from './sandbox-nip-returns.ts';
-import { type SandboxMessageRouteOptions, sandboxMessageRoute } from './sandbox-message.ts';
-import { type SandboxMessagesRouteOptions, sandboxMessagesRoute } from './sandbox-messages.ts';
 import { type SandboxResetRouteOptions, sandboxResetRoute } from './sandbox-reset.ts';
 import { type SandboxUssdDialRouteOptions, sandboxUssdDialRoute } from './sandbox-ussd-dials.ts';
 import {

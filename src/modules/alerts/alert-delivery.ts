@@ -77,7 +77,11 @@ export function createAlertDelivery(deps: AlertDeliveryDeps) {
         allowed.push(message);
       } else {
         const from = sent?.oldest ?? now;
-        await deferMessage(deps.db, message, new Date(Math.max(from.getTime(), now.getTime()) + MINUTE_MS));
+        await deferMessage(
+          deps.db,
+          message,
+          new Date(Math.max(from.getTime(), now.getTime()) + MINUTE_MS),
+        );
       }
     }
     return allowed;
@@ -99,7 +103,11 @@ export function createAlertDelivery(deps: AlertDeliveryDeps) {
 
   function send(message: AlertMessage): Promise<DeliveryOutcome> {
     if (message.channel === 'sms') {
-      return deps.sms.send({ dedupKey: message.id, to: message.destination, text: message.textBody });
+      return deps.sms.send({
+        dedupKey: message.id,
+        to: message.destination,
+        text: message.textBody,
+      });
     }
     return deps.email.send({
       messageId: message.id,

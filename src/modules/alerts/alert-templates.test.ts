@@ -40,18 +40,28 @@ describe('alert templates', () => {
     assert.ok(!html.includes('<script>'), html);
     assert.ok(!html.includes('<b>'), html);
     assert.ok(!html.includes('" onerror='), html);
-    assert.match(html, /&lt;script&gt;alert\(&quot;x&quot;\)&lt;\/script&gt; &amp; &#39;quoted&#39; &#96;tick&#96;/);
+    assert.match(
+      html,
+      /&lt;script&gt;alert\(&quot;x&quot;\)&lt;\/script&gt; &amp; &#39;quoted&#39; &#96;tick&#96;/,
+    );
     assert.match(html, /ADE &amp; SONS &lt;LTD&gt;/);
-    assert.match(html, /<img src="https:\/\/example.test\/logo.png&quot; onerror=&quot;alert\(1\)">/);
+    assert.match(
+      html,
+      /<img src="https:\/\/example.test\/logo.png&quot; onerror=&quot;alert\(1\)">/,
+    );
     assert.ok(!html.includes('<pre>'), 'an empty section is left out');
     // The defaults stay for the files the operator did not give.
     assert.match(templates.sms, /\{\{amount\}\}/);
   });
 
   it('a value that looks like a tag stays text', () => {
-    const out = fillTemplate('{{narration}}', { ...values, narration: '{{bankName}}' }, {
-      escape: false,
-    });
+    const out = fillTemplate(
+      '{{narration}}',
+      { ...values, narration: '{{bankName}}' },
+      {
+        escape: false,
+      },
+    );
     assert.equal(out, '{{bankName}}');
   });
 

@@ -10,9 +10,9 @@ import {
   createSandboxEmailSender,
   createUnconfiguredEmailSender,
 } from './providers/sandbox-email-sender.ts';
-import { createSmtpEmailSender } from './providers/smtp-email-sender.ts';
 import type { SmsProvider } from './providers/sms-provider.ts';
 import { createSmsSimulator, createUnconfiguredSmsProvider } from './providers/sms-simulator.ts';
+import { createSmtpEmailSender } from './providers/smtp-email-sender.ts';
 
 /** SMTP when SMTP_URL is set; else the sandbox's keeper, or in production a sender that waits. */
 export function createEmailSender(config: Config): EmailSender {

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { buildTestApp, type TestApp } from '../../../test/harness.ts';
 import {
   adminHeaders,
   createClient,
@@ -9,6 +8,7 @@ import {
   sandboxCredit,
   sendTransfer,
 } from '../../../test/factories.ts';
+import { buildTestApp, type TestApp } from '../../../test/harness.ts';
 import { SmtpReceiver } from '../../../test/smtp-receiver.ts';
 
 const BANK_CODE = '999240';
@@ -66,7 +66,10 @@ describe('customer alerts', { timeout: 120_000 }, () => {
   async function signedIn() {
     const client = await createClient(testApp.app, 'Ade Stores');
     const tokens = await issueTokens(testApp, client);
-    const headers = { authorization: `Bearer ${tokens.access_token}`, clientid: client.ibsClientId };
+    const headers = {
+      authorization: `Bearer ${tokens.access_token}`,
+      clientid: client.ibsClientId,
+    };
     return { client, headers };
   }
 
@@ -82,7 +85,10 @@ describe('customer alerts', { timeout: 120_000 }, () => {
 
   /** The client's email on record (the factory makes clients without one). */
   async function setClientEmail(clientId: string, email: string) {
-    await testApp.db.query('UPDATE clients SET email_address = $2 WHERE id = $1', [clientId, email]);
+    await testApp.db.query('UPDATE clients SET email_address = $2 WHERE id = $1', [
+      clientId,
+      email,
+    ]);
   }
 
   it('an intra-bank transfer alerts both holders, by email and by SMS as their settings say', async () => {
@@ -115,7 +121,10 @@ describe('customer alerts', { timeout: 120_000 }, () => {
     assert.match(toOwner[0]?.subject ?? '', /Test Bank Debit alert: ₦1,234\.50/);
     assert.match(toJane[0]?.subject ?? '', /Test Bank Credit alert: ₦1,234\.50/);
     assert.match(toJane[0]?.text ?? '', /School fees/);
-    assert.match(toJane[0]?.text ?? '', new RegExp(`${sub.accountNumber.slice(0, 3)}\\*\\*\\*\\*${sub.accountNumber.slice(-3)}`));
+    assert.match(
+      toJane[0]?.text ?? '',
+      new RegExp(`${sub.accountNumber.slice(0, 3)}\\*\\*\\*\\*${sub.accountNumber.slice(-3)}`),
+    );
     assert.ok(!(toJane[0]?.text ?? '').includes(sub.accountNumber), 'the number is masked');
     assert.match(toJane[0]?.text ?? '', /2026-03-02 10:00 WAT/);
     assert.match(toJane[0]?.html ?? '', /Credit/);
@@ -150,12 +159,15 @@ describe('customer alerts', { timeout: 120_000 }, () => {
     await drain();
 
     const subjects = receiver.received.map((m) => m.subject).sort();
-    assert.deepEqual(subjects, [
-      'Test Bank Debit alert: ₦2,010.75',
-      'Test Bank Held alert: ₦2,010.75',
-      'Test Bank Held alert: ₦3,010.80',
-      'Test Bank Released alert: ₦3,010.80',
-    ].sort());
+    assert.deepEqual(
+      subjects,
+      [
+        'Test Bank Debit alert: ₦2,010.75',
+        'Test Bank Held alert: ₦2,010.75',
+        'Test Bank Held alert: ₦3,010.80',
+        'Test Bank Released alert: ₦3,010.80',
+      ].sort(),
+    );
   });
 
   it('settings turned off send nothing', async () => {
@@ -197,7 +209,10 @@ describe('customer alerts', { timeout: 120_000 }, () => {
     const rows = await testApp.db.query<{ id: string; status: string; attempts: number }>(
       `SELECT id, status, attempts FROM alert_messages WHERE channel = 'email'`,
     );
-    assert.deepEqual(rows.map((r) => r.status), ['sent', 'sent']);
+    assert.deepEqual(
+      rows.map((r) => r.status),
+      ['sent', 'sent'],
+    );
     assert.deepEqual(
       ids.sort(),
       rows.map((r) => `<${r.id}@alerts.openibs>`).sort(),
@@ -224,7 +239,10 @@ describe('customer alerts', { timeout: 120_000 }, () => {
     const rows = await testApp.db.query<{ status: string }>(
       'SELECT status FROM alert_messages ORDER BY created_at',
     );
-    assert.deepEqual(rows.map((r) => r.status), ['failed', 'suppressed']);
+    assert.deepEqual(
+      rows.map((r) => r.status),
+      ['failed', 'suppressed'],
+    );
     const [suppressed] = await testApp.db.query<{ destination: string }>(
       'SELECT destination FROM alert_suppressed_destinations',
     );

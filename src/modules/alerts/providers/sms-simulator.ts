@@ -18,7 +18,10 @@ export function createSmsSimulator() {
         return { kind: 'permanent', error: `invalid number: ${sms.to}` };
       }
       if (sms.text.length === 0 || sms.text.length > SMS_MAX_LENGTH) {
-        return { kind: 'permanent', error: `text length ${sms.text.length} is not 1-${SMS_MAX_LENGTH}` };
+        return {
+          kind: 'permanent',
+          error: `text length ${sms.text.length} is not 1-${SMS_MAX_LENGTH}`,
+        };
       }
       if (digits.endsWith('0001')) {
         return { kind: 'temporary', error: 'gateway unavailable for this number' };
