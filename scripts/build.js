@@ -26,6 +26,7 @@ for (const file of [
   'db/migrations',
   ...sqlFolders,
   'modules/checkout/assets',
+  'modules/alerts/templates',
   'dashboard/assets',
   'testing/index.cjs',
   'testing/index.d.cts',

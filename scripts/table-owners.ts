@@ -14,6 +14,7 @@ export const OWNERS: Readonly<Record<string, readonly string[]>> = {
     'ledger_journals',
     'ledger_holds',
     'ledger_liens',
+    'ledger_notices',
   ],
   'src/auth': [
     'oauth_apps',
@@ -42,6 +43,7 @@ export const OWNERS: Readonly<Record<string, readonly string[]>> = {
   'src/modules/vas': ['vas_services', 'vas_categories', 'vas_products', 'vas_purchases'],
   'src/modules/ussd': ['ussd_references', 'ussd_simulator_references'],
   'src/modules/checkout': ['checkout_sessions', 'checkout_settings'],
+  'src/modules/alerts': ['alert_messages', 'alert_suppressed_destinations'],
 };
 
 /** Views another folder publishes for everyone to read: the ledger's balances. */

@@ -216,6 +216,7 @@ function sandboxControls({ config, services, clock }: AppDeps): SandboxControls 
       sandbox && isUssdGatewaySimulator(services.ussdGateway) ? services.ussdGateway : undefined,
     clock: sandbox && clock instanceof SandboxClock ? clock : undefined,
     webhookInbox: services.webhookInbox,
+    messageInbox: services.alertInbox,
     faults: services.sandboxFaults,
     fixtures: services.sandboxFixtures,
   };

@@ -1,6 +1,7 @@
 import { authModule } from './auth/auth-module.ts';
 import type { ModuleDescriptor } from './http/module-descriptor.ts';
 import { accountsModule } from './modules/accounts/index.ts';
+import { alertsModule } from './modules/alerts/index.ts';
 import { beneficiariesModule } from './modules/beneficiaries/index.ts';
 import { checkoutModule } from './modules/checkout/index.ts';
 import { clientsModule } from './modules/clients/index.ts';
@@ -30,5 +31,6 @@ export const DESCRIPTORS: readonly ModuleDescriptor<Services>[] = [
   webhooksModule,
   authModule,
   clientsModule,
+  alertsModule,
   retentionUpkeep,
 ];

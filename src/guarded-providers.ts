@@ -1,4 +1,5 @@
 import type { Config } from './config/config.ts';
+import type { DeliveryOutcome, EmailSender, SmsProvider } from './modules/alerts/index.ts';
 import type { IdentityBureau } from './modules/identity/index.ts';
 import type { UssdGateway } from './modules/ussd/index.ts';
 import type { Biller } from './modules/vas/index.ts';
@@ -93,6 +94,34 @@ export function guardUssdGateway(gateway: UssdGateway, config: Config): UssdGate
       queryPayment: { unanswered: down, isFailure: (outcome) => outcome.kind === 'unavailable' },
     },
     options(config, 'ussd-gateway', config.providers.ussdGatewayTimeoutMs),
+  );
+}
+
+/**
+ * An unanswered send may have been accepted: it is a temporary failure, tried again under the
+ * same Message-ID or de-duplication key, which the provider de-duplicates (docs/alerts.md).
+ */
+const sendPolicy = (what: string) => ({
+  unanswered: (reason: string): DeliveryOutcome => ({
+    kind: 'temporary',
+    error: `No answer from the ${what}: ${reason}`,
+  }),
+  isFailure: (outcome: DeliveryOutcome) => outcome.kind === 'temporary',
+});
+
+export function guardEmailSender(sender: EmailSender, config: Config): EmailSender {
+  return guardProvider(
+    sender,
+    { send: sendPolicy('mail server') },
+    options(config, 'email', config.alerts.sendTimeoutMs),
+  );
+}
+
+export function guardSmsProvider(provider: SmsProvider, config: Config): SmsProvider {
+  return guardProvider(
+    provider,
+    { send: sendPolicy('SMS provider') },
+    options(config, 'sms', config.alerts.sendTimeoutMs),
   );
 }
 

@@ -8,13 +8,22 @@ import { groupCommitLimits } from './db/group-commit.ts';
 import { serverBusy } from './errors/app-error.ts';
 import {
   guardBiller,
+  guardEmailSender,
   guardIdentityBureau,
   guardRail,
+  guardSmsProvider,
   guardUssdGateway,
 } from './guarded-providers.ts';
 import { createLedgerOverview } from './ledger/ledger-overview.ts';
 import { createMetricsRegistry } from './metrics.ts';
 import { accountsModule } from './modules/accounts/index.ts';
+import {
+  alertsModule,
+  createEmailSender,
+  createSmsProvider,
+  type EmailSender,
+  type SmsProvider,
+} from './modules/alerts/index.ts';
 import { beneficiariesModule } from './modules/beneficiaries/index.ts';
 import {
   type CheckoutSandbox,
@@ -81,6 +90,10 @@ export interface ServiceDeps {
   readonly biller?: Biller;
   /** The USSD gateway; by default the sandbox simulator, or a refusing one in production. */
   readonly ussdGateway?: UssdGateway;
+  /** Alert email: by default SMTP (SMTP_URL), else the sandbox's keeper (docs/alerts.md). */
+  readonly emailSender?: EmailSender;
+  /** Alert SMS: by default the sandbox simulator, or a refusing one in production. */
+  readonly smsProvider?: SmsProvider;
   /** Where a failed audit write is reported (the process log); it never fails a request. */
   readonly onAuditError?: (error: unknown) => void;
   /** The sandbox's test clock, which a reset puts back to the fixtures' settings; none: nothing. */
@@ -108,6 +121,11 @@ export function createServices(deps: ServiceDeps) {
     ...webhooks,
     ...customers,
     ...paymentServices(deps, providers, { ...webhooks, ...customers }),
+    ...alertsModule.createServices({
+      ...core,
+      emailSender: providers.emailSender,
+      smsProvider: providers.smsProvider,
+    }),
     rail: providers.rail,
     ussdGateway: providers.ussdGateway,
     ledgerOverview: createLedgerOverview({ db }),
@@ -139,6 +157,8 @@ function guardedProviders(deps: ServiceDeps) {
     ),
     biller: guardBiller(deps.biller ?? createBiller(config), config),
     ussdGateway: guardUssdGateway(deps.ussdGateway ?? createUssdGateway(config, clock, db), config),
+    emailSender: guardEmailSender(deps.emailSender ?? createEmailSender(config), config),
+    smsProvider: guardSmsProvider(deps.smsProvider ?? createSmsProvider(config), config),
   };
 }
 

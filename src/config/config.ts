@@ -1,4 +1,5 @@
 import { nairaTextToKobo } from '../shared/money.ts';
+import { type AlertsConfig, readAlertsConfig } from './alerts-config.ts';
 import { type CheckoutConfig, readCheckoutConfig } from './checkout-config.ts';
 import {
   type EnvReader,
@@ -65,6 +66,7 @@ export interface Config {
   readonly exposure: ExposureConfig;
   readonly providers: ProviderGuardConfig;
   readonly metrics: MetricsConfig;
+  readonly alerts: AlertsConfig;
 }
 
 export interface VasConfig {
@@ -208,6 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     providers: readProviderGuardConfig(read),
     metrics: readMetricsConfig(read, production),
     vas: readVasConfig(read),
+    alerts: readAlertsConfig(read, production),
   };
   if (production && config.databaseUrl === undefined) {
     read.problems.push('production runs on PostgreSQL only: set DATABASE_URL');

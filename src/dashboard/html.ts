@@ -1,3 +1,7 @@
+import { escapeHtml } from '../shared/html-escape.ts';
+
+export { escapeHtml };
+
 /**
  * HTML built from tagged templates: every interpolated value is escaped unless it is already
  * `Html` (made by this tag). Arrays are joined. Nothing from a request, the
@@ -11,19 +15,6 @@ export class Html {
 }
 
 type Interpolated = Html | string | number | bigint | boolean | null | undefined | Interpolated[];
-
-const ENTITIES: Readonly<Record<string, string>> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-  '`': '&#96;',
-};
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"'`]/g, (character) => ENTITIES[character] ?? character);
-}
 
 function render(value: Interpolated): string {
   if (value instanceof Html) {

@@ -13,11 +13,17 @@ export interface LedgerAccountRow {
 
 export async function insertLedgerAccount(
   tx: Queryable,
-  account: { id: string; kind: 'customer' | 'internal'; name: string; createdAt: Date },
+  account: {
+    id: string;
+    kind: 'customer' | 'internal';
+    name: string;
+    createdAt: Date;
+    notify?: number;
+  },
 ): Promise<void> {
   await tx.query(
-    `INSERT INTO ledger_accounts (id, kind, name, created_at) VALUES ($1, $2, $3, $4)`,
-    [account.id, account.kind, account.name, account.createdAt],
+    `INSERT INTO ledger_accounts (id, kind, name, created_at, notify) VALUES ($1, $2, $3, $4, $5)`,
+    [account.id, account.kind, account.name, account.createdAt, account.notify ?? 0],
   );
 }
 

@@ -3,6 +3,7 @@ import { AppError } from '../errors/app-error.ts';
 import type { Kobo } from '../shared/money.ts';
 import { assertBalanced, type Journal } from './journal.ts';
 import * as ledgerRepository from './ledger-repository.ts';
+import { type AlertChannels, notifyBits, updateNotify } from './notice-repository.ts';
 import {
   readStatementCsv,
   readStatementLines,
@@ -12,6 +13,19 @@ import {
 } from './statement-repository.ts';
 
 export type { JournalEntry } from './ledger-repository.ts';
+/**
+ * Alerts (docs/alerts.md): the accounts module sets what a holder asked to be told of, the
+ * alerts module reads and deletes the notices the postings wrote.
+ */
+export {
+  type AlertChannels,
+  deleteNotices,
+  findHoldReferences,
+  findNoticeEntries,
+  type LedgerNotice,
+  lockNotices,
+  type NoticeEntry,
+} from './notice-repository.ts';
 export type { StatementEntry, StatementLines, StatementSpan } from './statement-repository.ts';
 export type { StatementFilter };
 
@@ -66,12 +80,34 @@ export function holdJson(hold: HoldRequest) {
   };
 }
 
-/** Opens a customer's ledger account (balance zero) under the id of the account it backs. */
+/**
+ * Opens a customer's ledger account (balance zero) under the id of the account it backs, with
+ * the alerts its holder asked for (none by default).
+ */
 export async function openAccount(
   tx: Queryable,
-  account: { id: string; name: string; createdAt: Date },
+  account: { id: string; name: string; createdAt: Date; alerts?: AlertChannels },
 ): Promise<void> {
-  await ledgerRepository.insertLedgerAccount(tx, { ...account, kind: 'customer' });
+  await ledgerRepository.insertLedgerAccount(tx, {
+    id: account.id,
+    name: account.name,
+    createdAt: account.createdAt,
+    kind: 'customer',
+    notify: account.alerts === undefined ? 0 : notifyBits(account.alerts),
+  });
+}
+
+/**
+ * What an account's holder asks to be told of from now on: every posting, hold and voided hold
+ * on it writes a notice when either is on (ledger_post_unlocked, ledger_hold_unlocked,
+ * ledger_void_hold), in its own transaction.
+ */
+export function setAlertChannels(
+  tx: Queryable,
+  accountId: string,
+  channels: AlertChannels,
+): Promise<void> {
+  return updateNotify(tx, accountId, channels);
 }
 
 /** The GL accounts, balances aside, as a sandbox reset keeps them (opaque JSON text). */

@@ -7,3 +7,4 @@ export type SandboxClient = testing.SandboxClient;
 export type SandboxFault = testing.SandboxFault;
 export type SandboxOptions = testing.SandboxOptions;
 export type WebhookRecord = testing.WebhookRecord;
+export type MessageRecord = testing.MessageRecord;

@@ -16,6 +16,7 @@ const FIXTURES = {
   clients: [
     {
       ...PAYER,
+      emailAddress: 'payer@example.test',
       apps: [{ oauthClientId: 'a1'.repeat(16), privateKeyPem: privatePem(0) }],
       accounts: [{ accountNumber: PAYER_ACCOUNT, balance: 1000 }],
     },
@@ -78,6 +79,20 @@ describe('startSandbox with fixtures', () => {
       bank.webhooks.waitFor('transfer', () => false, { timeoutMs: 500 }),
       /no transfer webhook within 500 ms/,
     );
+  });
+
+  it('messages() shows the alert email the credit caused, as the holder reads it', async () => {
+    await bank.credit({ accountNumber: PAYER_ACCOUNT, amount: 75 });
+    const deadline = Date.now() + 10_000;
+    let found: Awaited<ReturnType<Sandbox['messages']>>[number] | undefined;
+    while (found === undefined && Date.now() < deadline) {
+      const messages = await bank.messages({ accountNumber: PAYER_ACCOUNT, channel: 'email' });
+      found = messages.find((message) => message.subject?.includes('₦75.00'));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.ok(found !== undefined, 'the alert arrived in the inbox');
+    assert.equal(found.to, 'payer@example.test');
+    assert.match(found.body, /Credit/);
   });
 
   it('a NIP transfer the beneficiary bank returns comes back whole', async () => {

@@ -57,6 +57,22 @@ export interface WebhookRecord {
   readonly attemptedAt: string;
 }
 
+/** An alert email or SMS the bank made (GET /admin/sandbox/messages; docs/alerts.md). */
+export interface MessageRecord {
+  /** Stable: the email's Message-ID (<_id@alerts.openibs>), the SMS's de-duplication key. */
+  readonly _id: string;
+  readonly accountNumber: string;
+  readonly clientId: string;
+  readonly channel: 'email' | 'sms';
+  readonly to: string;
+  readonly status: 'pending' | 'sent' | 'failed' | 'suppressed';
+  readonly subject: string | null;
+  readonly body: string;
+  readonly html: string | null;
+  readonly createdAt: string;
+  readonly sentAt: string | null;
+}
+
 export interface Sandbox {
   readonly url: string;
   readonly adminToken: string;
@@ -111,6 +127,14 @@ export interface Sandbox {
       options?: { timeoutMs?: number },
     ): Promise<WebhookRecord>;
   };
+  /**
+   * The alert emails and SMS the bank made, newest first (the alerts worker makes them within
+   * ALERTS_POLL_INTERVAL_MS of the posting).
+   */
+  messages(filter?: {
+    accountNumber?: string;
+    channel?: 'email' | 'sms';
+  }): Promise<MessageRecord[]>;
   /** Back to the fixtures: every record made since gone, the fixtures' world back. */
   reset(): Promise<void>;
   /** Any admin call: `bank.admin('GET', '/admin/clients')`. */
@@ -255,6 +279,8 @@ function sandboxOf(server: StartedServer, admin: AdminCall, clients: ClientKeys[
         ),
       waitFor: (type, predicate, options) => waitForWebhook(admin, type, predicate, options),
     },
+    messages: (filter = {}) =>
+      admin<MessageRecord[]>('GET', `/admin/sandbox/messages${query({ ...filter, limit: '100' })}`),
     reset: async () => {
       await admin('POST', '/admin/sandbox/reset');
     },

@@ -83,6 +83,8 @@ import {
   SandboxFaultBody,
   SandboxFaultSchema,
   SandboxFaultsQuery,
+  SandboxMessageSchema,
+  SandboxMessagesQuery,
   SandboxPaymentSchema,
   SandboxResetSchema,
   SandboxUssdDialBody,
@@ -325,6 +327,14 @@ const sandbox = {
   'GET /admin/sandbox/webhooks': {
     query: SandboxWebhooksQuery,
     answer: pagedEnvelopeSchema(SandboxWebhookSchema),
+  },
+  'GET /admin/sandbox/messages': {
+    query: SandboxMessagesQuery,
+    answer: pagedEnvelopeSchema(SandboxMessageSchema),
+  },
+  'GET /admin/sandbox/messages/:id': {
+    params: IdParams,
+    answer: envelopeSchema(SandboxMessageSchema),
   },
   'GET /admin/sandbox/faults': {
     query: SandboxFaultsQuery,

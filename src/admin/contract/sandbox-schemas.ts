@@ -216,3 +216,31 @@ export const SandboxBulkTransferBody = Type.Object({
   allOrNothing: Type.Optional(Type.Boolean({ default: false })),
   transfers: Type.Array(Type.Unknown(), { minItems: 1, maxItems: 1000 }),
 });
+
+export const SandboxMessagesQuery = Type.Object({
+  accountNumber: Type.Optional(
+    Type.String({ pattern: '^[0-9]{10}$', description: 'Messages about this account.' }),
+  ),
+  channel: Type.Optional(Type.Enum(['email', 'sms'])),
+  ...paginationQuery(25),
+});
+
+/** One alert message as it was rendered for its holder (docs/alerts.md, "The sandbox inbox"). */
+export const SandboxMessageSchema = Type.Object({
+  _id: Type.String({
+    description:
+      'Stable: the email Message-ID (<_id@alerts.openibs>) or the SMS de-duplication key.',
+  }),
+  accountNumber: Type.String(),
+  clientId: Type.String(),
+  channel: Type.Enum(['email', 'sms']),
+  to: Type.String({ description: 'The email address or phone number it went to.' }),
+  status: Type.Enum(['pending', 'sent', 'failed', 'suppressed']),
+  subject: Type.Union([Type.String(), Type.Null()], { description: 'Email only.' }),
+  body: Type.String({ description: 'The text: the SMS, or the email as plain text.' }),
+  html: Type.Union([Type.String(), Type.Null()], { description: 'Email only: its HTML part.' }),
+  attempts: Type.Integer(),
+  lastError: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Type.String({ format: 'date-time' }),
+  sentAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+});

@@ -4,6 +4,7 @@ import type { AuditLog } from '../../audit/index.ts';
 import type { DashboardSessions } from '../../auth/dashboard-sessions.ts';
 import { requireAdminToken } from '../../http/plugins/admin-auth.ts';
 import type { Limiter, Lockout } from '../../http/plugins/rate-limits.ts';
+import type { AlertInbox } from '../../modules/alerts/index.ts';
 import type { UssdGatewaySimulator } from '../../modules/ussd/index.ts';
 import type { NipSimulator } from '../../rails/nip/nip-simulator.ts';
 import type { FaultTable } from '../../sandbox/faults/index.ts';
@@ -58,6 +59,8 @@ export interface SandboxControls {
   readonly ussdGateway: UssdGatewaySimulator | undefined;
   readonly clock: SandboxClock | undefined;
   readonly webhookInbox: WebhookInbox | undefined;
+  /** The alert messages' inbox (GET /admin/sandbox/messages). */
+  readonly messageInbox: AlertInbox | undefined;
   readonly faults: FaultTable | undefined;
   readonly fixtures: FixturesService | undefined;
 }
@@ -75,7 +78,7 @@ export type AdminServices = Omit<
   | 'auditLog'
   | 'dashboardLoginLinks'
   | 'dashboardSessions'
-  | `sandbox${'Network' | 'UssdGateway' | 'Clock' | 'WebhookInbox' | 'Faults' | 'Fixtures'}`
+  | `sandbox${'Network' | 'UssdGateway' | 'Clock' | 'WebhookInbox' | 'MessageInbox' | 'Faults' | 'Fixtures'}`
 >;
 
 export interface AdminRoutesOptions {
@@ -114,6 +117,7 @@ function areaOptions(options: AdminRoutesOptions): AreaOptions {
     sandboxUssdGateway: sandbox.ussdGateway,
     sandboxClock: sandbox.clock,
     sandboxWebhookInbox: sandbox.webhookInbox,
+    sandboxMessageInbox: sandbox.messageInbox,
     sandboxFaults: sandbox.faults,
     sandboxFixtures: sandbox.fixtures,
   };

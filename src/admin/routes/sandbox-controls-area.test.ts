@@ -12,6 +12,8 @@ describeAdminArea(
     'GET /admin/sandbox/clock',
     'POST /admin/sandbox/clock',
     'GET /admin/sandbox/webhooks',
+    'GET /admin/sandbox/messages',
+    'GET /admin/sandbox/messages/:id',
     'GET /admin/sandbox/faults',
     'POST /admin/sandbox/faults',
     'DELETE /admin/sandbox/faults',

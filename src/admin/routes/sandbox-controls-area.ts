@@ -7,6 +7,8 @@ import { type SandboxClockRouteOptions, sandboxClockRoutes } from './sandbox-clo
 import { type SandboxCreditRouteOptions, sandboxCreditRoute } from './sandbox-credits.ts';
 import { type SandboxFaultRoutesOptions, sandboxFaultRoutes } from './sandbox-faults.ts';
 import { type SandboxFixturesRouteOptions, sandboxFixturesRoutes } from './sandbox-fixtures.ts';
+import { type SandboxMessageRouteOptions, sandboxMessageRoute } from './sandbox-message.ts';
+import { type SandboxMessagesRouteOptions, sandboxMessagesRoute } from './sandbox-messages.ts';
 import {
   type SandboxNipOutcomeRouteOptions,
   sandboxNipOutcomeRoute,
@@ -30,13 +32,15 @@ export type SandboxControlRoutesOptions = SandboxNipOutcomeRouteOptions &
   SandboxUssdDialRouteOptions &
   SandboxClockRouteOptions &
   SandboxWebhookRouteOptions &
+  SandboxMessagesRouteOptions &
+  SandboxMessageRouteOptions &
   SandboxFaultRoutesOptions &
   SandboxFixturesRouteOptions &
   SandboxResetRouteOptions;
 
 /**
  * The sandbox's controls (docs/sandbox-testing-controls.md): the simulated networks' next
- * outcomes, payments, returns and recalls, the test clock, the webhook inbox, faults, fixtures and the reset. In
+ * outcomes, payments, returns and recalls, the test clock, the webhook and message inboxes, faults, fixtures and the reset. In
  * production each answers SANDBOX_ONLY.
  */
 export const sandboxControlRoutes: FastifyPluginAsyncTypebox<SandboxControlRoutesOptions> = async (
@@ -52,6 +56,8 @@ export const sandboxControlRoutes: FastifyPluginAsyncTypebox<SandboxControlRoute
   await app.register(sandboxUssdDialRoute, options);
   await app.register(sandboxClockRoutes, options);
   await app.register(sandboxWebhookRoute, options);
+  await app.register(sandboxMessagesRoute, options);
+  await app.register(sandboxMessageRoute, options);
   await app.register(sandboxFaultRoutes, options);
   await app.register(sandboxFixturesRoutes, options);
   await app.register(sandboxResetRoute, options);

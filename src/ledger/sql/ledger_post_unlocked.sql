@@ -4,7 +4,9 @@
 -- lock. Outside a batch, ledger_post locks first. A customer account credited while it owes a
 -- lien (lien_kobo > 0 on the row the credit just updated: no extra read) pays the lien first, in
 -- the same transaction, with a journal of its own (ledger_fill_liens): whatever kind of credit
--- it was.
+-- it was. An account whose holder asked for alerts (notify <> 0 on the same row) gets one
+-- notice per journal (ledger_notices: its first and last entry), inserted once after the
+-- postings; accounts that did not ask cost nothing more.
 CREATE OR REPLACE FUNCTION ledger_post_unlocked(
   p_journal_id text,
   p_kind text,
@@ -25,6 +27,11 @@ DECLARE
   v_amount bigint;
   v_owing text[] := '{}';
   v_owing_id text;
+  v_told text[] := '{}';
+  v_told_first bigint[] := '{}';
+  v_told_last bigint[] := '{}';
+  v_told_notify smallint[] := '{}';
+  v_at int;
   i int;
 BEGIN
   IF v_count < 2 OR v_count <> coalesce(array_length(p_amounts, 1), 0) THEN
@@ -77,7 +84,25 @@ BEGIN
     IF v_amount > 0 AND v_account.lien_kobo > 0 AND NOT v_account.id = ANY (v_owing) THEN
       v_owing := v_owing || v_account.id;
     END IF;
+    IF v_account.notify <> 0 THEN
+      v_at := array_position(v_told, v_account.id);
+      IF v_at IS NULL THEN
+        v_told := v_told || v_account.id;
+        v_told_first := v_told_first || v_account.entry_count;
+        v_told_last := v_told_last || v_account.entry_count;
+        v_told_notify := v_told_notify || v_account.notify;
+      ELSE
+        v_told_last[v_at] := v_account.entry_count;
+      END IF;
+    END IF;
   END LOOP;
+  IF cardinality(v_told) > 0 THEN
+    INSERT INTO ledger_notices (account_id, kind, source_id, first_seq, last_seq, notify,
+        created_at)
+      SELECT account_id, 'entry', p_journal_id, first_seq, last_seq, notify, p_created_at
+        FROM unnest(v_told, v_told_first, v_told_last, v_told_notify)
+          AS t(account_id, first_seq, last_seq, notify);
+  END IF;
   FOREACH v_owing_id IN ARRAY v_owing LOOP
     PERFORM ledger_fill_liens(v_owing_id, p_journal_id, p_created_at);
   END LOOP;

@@ -93,7 +93,12 @@ export function createAccountService(deps: AccountServiceDeps) {
     const now = deps.clock.now();
     const accountNumber =
       request.accountNumber ?? (await newAccountNumber(tx, deps.institutionCode));
-    await ledger.openAccount(tx, { id, name: request.accountName, createdAt: now });
+    await ledger.openAccount(tx, {
+      id,
+      name: request.accountName,
+      createdAt: now,
+      alerts: alertChannels(DEFAULT_NOTIFICATION_SETTINGS),
+    });
     const inserted = await accountRepository.insertAccount(tx, {
       id,
       clientId: request.clientId,
@@ -221,11 +226,17 @@ export function createAccountService(deps: AccountServiceDeps) {
     changes: Partial<NotificationSettings>,
   ): Promise<Account> {
     const account = await getAccount(principal, accountId);
-    await accountRepository.updateNotificationSettings(deps.db, {
-      clientId: principal.clientId,
-      accountId: account.id,
-      settings: { ...account.notificationSettings, ...changes },
-      now: deps.clock.now(),
+    const settings = { ...account.notificationSettings, ...changes };
+    // The ledger's notify flag changes with the settings, so no posting after the commit alerts
+    // under the old ones (docs/alerts.md).
+    await deps.db.transaction(async (tx) => {
+      await accountRepository.updateNotificationSettings(tx, {
+        clientId: principal.clientId,
+        accountId: account.id,
+        settings,
+        now: deps.clock.now(),
+      });
+      await ledger.setAlertChannels(tx, account.id, alertChannels(settings));
     });
     return getAccount(principal, accountId);
   }
@@ -334,4 +345,9 @@ export type AccountService = ReturnType<typeof createAccountService>;
 /** Another request took this externalReference first (unique per client). */
 export class ExternalReferenceTaken extends Error {
   override readonly name = 'ExternalReferenceTaken';
+}
+
+/** The debit and credit alerts the settings ask for (monthly statements are not the ledger's). */
+function alertChannels(settings: NotificationSettings): ledger.AlertChannels {
+  return { email: settings.emailNotification, sms: settings.smsNotification };
 }

@@ -73,3 +73,15 @@ function toClient(row: ClientRow): ClientRecord {
     createdAt: row.created_at,
   };
 }
+
+/** The email addresses of some clients (alerts for their main accounts), by client id. */
+export async function findClientEmails(
+  db: Queryable,
+  clientIds: readonly string[],
+): Promise<Map<string, string | null>> {
+  const rows = await db.query<{ id: string; email_address: string | null }>(
+    'SELECT id, email_address FROM clients WHERE id = ANY($1)',
+    [clientIds],
+  );
+  return new Map(rows.map((row) => [row.id, row.email_address]));
+}

@@ -1,0 +1,193 @@
+import { createHash } from 'node:crypto';
+import type { Db, Queryable } from '../../db/db.ts';
+import * as ledger from '../../ledger/ledger-service.ts';
+import type { Clock } from '../../shared/clock.ts';
+import { type Account, findAccountsByIds } from '../accounts/index.ts';
+import { findClientEmails } from '../clients/index.ts';
+import { type AlertBrand, alertValues } from './alert-content.ts';
+import type { AlertChannel, NewAlertMessage } from './alert-message.ts';
+import { findSuppressed, insertMessages } from './alert-repository.ts';
+import { type AlertTemplates, fillTemplate, type TemplateValues } from './alert-templates.ts';
+import { SMS_MAX_LENGTH } from './providers/sms-provider.ts';
+
+/** Where a holder is told: the sub-account's own contacts, the client's email for its others. */
+export interface HolderContacts {
+  readonly email: string | null;
+  readonly phone: string | null;
+}
+
+/** A message's id, from what it is about: the same inputs always make the same id. */
+export function alertMessageId(key: string, channel: AlertChannel): string {
+  return `al${createHash('sha256').update(`${key}|${channel}`).digest('hex').slice(0, 38)}`;
+}
+
+/** The contacts of some accounts' holders, by account id. */
+export async function findHolderContacts(
+  db: Queryable,
+  accounts: readonly Account[],
+): Promise<Map<string, HolderContacts>> {
+  const clientIds = [...new Set(accounts.filter((a) => a.holder === null).map((a) => a.clientId))];
+  const emails = clientIds.length === 0 ? new Map() : await findClientEmails(db, clientIds);
+  return new Map(
+    accounts.map((account) => [
+      account.id,
+      account.holder === null
+        ? { email: emails.get(account.clientId) ?? null, phone: null }
+        : { email: account.holder.emailAddress || null, phone: account.holder.phoneNumber || null },
+    ]),
+  );
+}
+
+/** What a message says, per channel. */
+export interface MessageContent {
+  readonly email?: { readonly subject: string; readonly text: string; readonly html?: string };
+  readonly sms?: { readonly text: string };
+}
+
+/**
+ * The messages that tell one holder something, one per channel it has a destination for, each
+ * pending, or suppressed at once when its destination is.
+ */
+export function holderMessages(input: {
+  readonly key: string;
+  readonly account: Account;
+  readonly contacts: HolderContacts;
+  readonly content: MessageContent;
+  readonly at: Date;
+}): NewAlertMessage[] {
+  const { account, contacts, content, at } = input;
+  const base = {
+    accountId: account.id,
+    accountNumber: account.accountNumber,
+    clientId: account.clientId,
+    status: 'pending' as const,
+    createdAt: at,
+  };
+  const messages: NewAlertMessage[] = [];
+  if (content.email !== undefined && contacts.email !== null) {
+    messages.push({
+      ...base,
+      id: alertMessageId(input.key, 'email'),
+      channel: 'email',
+      destination: contacts.email,
+      subject: content.email.subject,
+      textBody: content.email.text,
+      htmlBody: content.email.html ?? null,
+    });
+  }
+  if (content.sms !== undefined && contacts.phone !== null) {
+    messages.push({
+      ...base,
+      id: alertMessageId(input.key, 'sms'),
+      channel: 'sms',
+      destination: contacts.phone,
+      subject: null,
+      textBody: content.sms.text.slice(0, SMS_MAX_LENGTH),
+      htmlBody: null,
+    });
+  }
+  return messages;
+}
+
+/**
+ * Queues messages in the caller's transaction; those whose destination is suppressed are
+ * recorded as suppressed and never sent. The one way anything is sent to a holder (alerts now,
+ * monthly statements later).
+ */
+export async function queueMessages(
+  tx: Queryable,
+  messages: readonly NewAlertMessage[],
+): Promise<void> {
+  const suppressed = await findSuppressed(tx, messages);
+  await insertMessages(
+    tx,
+    messages.map((message) =>
+      suppressed.has(`${message.channel}:${message.destination}`)
+        ? { ...message, status: 'suppressed', lastError: 'destination suppressed' }
+        : message,
+    ),
+  );
+}
+
+export interface AlertComposerDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly brand: AlertBrand;
+  readonly templates: AlertTemplates;
+  readonly batchSize: number;
+}
+
+/**
+ * Turns the ledger's notices into messages: in one transaction, the oldest notices no other
+ * worker holds are read with what they name (entries, hold references, accounts, holders), their
+ * messages inserted and the notices deleted. A crash before the commit leaves the notices; after
+ * it, the messages; never both or neither.
+ */
+export function createAlertComposer(deps: AlertComposerDeps) {
+  function contentOf(values: TemplateValues, channels: ledger.AlertChannels): MessageContent {
+    const { templates } = deps;
+    return {
+      ...(channels.email
+        ? {
+            email: {
+              subject: fillTemplate(templates.subject, values, { escape: false }),
+              text: fillTemplate(templates.text, values, { escape: false }),
+              html: fillTemplate(templates.html, values, { escape: true }),
+            },
+          }
+        : {}),
+      ...(channels.sms
+        ? { sms: { text: fillTemplate(templates.sms, values, { escape: false }) } }
+        : {}),
+    };
+  }
+
+  async function composeBatch(): Promise<number> {
+    return deps.db.transaction(async (tx) => {
+      const notices = await ledger.lockNotices(tx, deps.batchSize);
+      if (notices.length === 0) {
+        return 0;
+      }
+      const holdIds = notices.filter((n) => n.kind !== 'entry').map((n) => n.sourceId);
+      // One after another: a transaction is one session.
+      const entries = await ledger.findNoticeEntries(tx, notices);
+      const holdReferences = await ledger.findHoldReferences(tx, holdIds);
+      const accounts = await findAccountsByIds(tx, [...new Set(notices.map((n) => n.accountId))]);
+      const contacts = await findHolderContacts(tx, [...accounts.values()]);
+      const messages = notices.flatMap((notice) => {
+        const account = accounts.get(notice.accountId);
+        const holder = contacts.get(notice.accountId);
+        if (account === undefined || holder === undefined) {
+          return [];
+        }
+        const values = alertValues({
+          notice,
+          entries: entries.filter(
+            (e) =>
+              e.accountId === notice.accountId &&
+              e.seq >= (notice.firstSeq ?? 0n) &&
+              e.seq <= (notice.lastSeq ?? -1n),
+          ),
+          holdReference: holdReferences.get(notice.sourceId),
+          account,
+          brand: deps.brand,
+        });
+        return holderMessages({
+          key: `${notice.kind}:${notice.sourceId}:${notice.accountId}`,
+          account,
+          contacts: holder,
+          content: contentOf(values, notice.channels),
+          at: notice.createdAt,
+        });
+      });
+      await queueMessages(tx, messages);
+      await ledger.deleteNotices(
+        tx,
+        notices.map((n) => n.id),
+      );
+      return notices.length;
+    });
+  }
+
+  return { composeBatch };
+}
