@@ -7,8 +7,12 @@
 
 /** The standard PDF fonts write Latin-1; anything else shows as "?" (the CSV keeps it whole). */
 export function latin1(text: string): string {
-  return text.replace(/[^\x20-\x7E\xA0-\xFF]/g, '?');
+  // Tested first: most text is Latin-1 already, and then nothing new is made.
+  return NOT_LATIN1.test(text) ? text.replace(NOT_LATIN1_ALL, '?') : text;
 }
+
+const NOT_LATIN1 = /[^\x20-\x7E\xA0-\xFF]/;
+const NOT_LATIN1_ALL = /[^\x20-\x7E\xA0-\xFF]/g;
 
 /**
  * Latin-1 text as a PDF literal string's content: its parentheses and backslashes escaped
@@ -92,5 +96,36 @@ export class FontMetrics {
 
   private kern(left: number, right: number): number {
     return left < CODES && right < CODES ? (this.kerns[left * CODES + right] ?? 0) : 0;
+  }
+}
+
+/**
+ * A page's content operators written straight into bytes (Latin-1, as the PDF's text is by
+ * then): a statement's rows are pieces appended here, not strings joined. Joining them made
+ * about 2.6 KB of garbage a row (docs/benchmarks.md), which V8 promoted faster than it
+ * collected it. Grows by doubling when a page needs more (a page of rows is ~30 KB).
+ */
+export class LatinContent {
+  private bytes = Buffer.allocUnsafe(64 * 1024);
+  private length = 0;
+
+  append(text: string): void {
+    if (this.length + text.length > this.bytes.length) {
+      const larger = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.length + text.length));
+      this.bytes.copy(larger, 0, 0, this.length);
+      this.bytes = larger;
+    }
+    this.length += this.bytes.write(text, this.length, 'latin1');
+  }
+
+  get empty(): boolean {
+    return this.length === 0;
+  }
+
+  /** What was appended since the last take, as a buffer of its own; then empty again. */
+  take(): Buffer {
+    const taken = Buffer.from(this.bytes.subarray(0, this.length));
+    this.length = 0;
+    return taken;
   }
 }

@@ -4,7 +4,7 @@ import { invariant } from '../../shared/invariant.ts';
 import { lagosMinute } from '../../shared/lagos-time.ts';
 import { type Kobo, koboToNairaText } from '../../shared/money.ts';
 import type { StatementExport } from './account-service.ts';
-import { FontMetrics, latin1, pdfLiteral } from './statement-pdf-text.ts';
+import { FontMetrics, LatinContent, latin1, pdfLiteral } from './statement-pdf-text.ts';
 
 /** A4 portrait in points; rows of one line each, so a page's count is known before it is drawn. */
 const PAGE_HEIGHT = 841.89;
@@ -201,10 +201,10 @@ function summaryLines(statement: StatementExport, totals: Totals): [string, stri
 class StatementPages {
   private page = 0;
   private rowsLeft = 0;
-  /** The regular font's name in the page's resources (`F1`), for rows written as content. */
-  private fontId = '';
   /** The page's rows, added to its content at once (one buffer a page rather than a row). */
-  private rows: string[] = [];
+  private readonly rows = new LatinContent();
+  /** What every row starts with: the regular font, on PDF's own coordinates. */
+  private rowStart = '';
   private y = 0;
   /** The regular font's widths, for rows (read once per process, on the first page). */
   private metrics: FontMetrics | undefined;
@@ -229,17 +229,25 @@ class StatementPages {
       this.newPage();
     }
     const metrics = this.metrics as FontMetrics;
-    const baseline = (PAGE_HEIGHT - this.y - FONT_SIZE * HELVETICA_ASCENT).toFixed(3);
-    let ops = `q 1 0 0 -1 0 ${PAGE_HEIGHT} cm BT /${this.fontId} ${FONT_SIZE} Tf`;
+    const baseline = baselineAt(this.y, FONT_SIZE);
+    const rows = this.rows;
+    rows.append(this.rowStart);
     let x = LEFT;
     for (let index = 0; index < COLUMNS.length; index += 1) {
       const column = COLUMNS[index] as Column;
       const text = metrics.fit(latin1(cells[index] ?? ''), FONT_SIZE, column.width);
-      const at = column.right === true ? x + column.width - metrics.width(text, FONT_SIZE) : x;
-      ops += ` 1 0 0 1 ${at.toFixed(3)} ${baseline} Tm (${pdfLiteral(text)}) Tj`;
+      rows.append(' 1 0 0 1 ');
+      rows.append(
+        column.right === true
+          ? (x + column.width - metrics.width(text, FONT_SIZE)).toFixed(3)
+          : (COLUMN_X[index] as string),
+      );
+      rows.append(baseline);
+      rows.append(pdfLiteral(text));
+      rows.append(') Tj');
       x += column.width + GUTTER;
     }
-    this.rows.push(`${ops} ET Q`);
+    rows.append(' ET Q\n');
     this.y += ROW;
     this.rowsLeft -= 1;
   }
@@ -260,10 +268,9 @@ class StatementPages {
   }
 
   private flushRows(): void {
-    if (this.rows.length > 0) {
+    if (!this.rows.empty) {
       // As bytes (the text is Latin-1 already), which pdfkit takes without its per-character copy.
-      this.doc.addContent(Buffer.from(`${this.rows.join('\n')}\n`, 'latin1'));
-      this.rows = [];
+      this.doc.addContent(this.rows.take());
     }
   }
 
@@ -297,7 +304,7 @@ class StatementPages {
     this.metrics ??= helveticaMetrics(this.doc);
     // Rows measure and write in the regular font, which the footer put on this page.
     this.doc.font('Helvetica').fontSize(FONT_SIZE);
-    this.fontId = fontOf(this.doc).id;
+    this.rowStart = `q 1 0 0 -1 0 ${PAGE_HEIGHT} cm BT /${fontOf(this.doc).id} ${FONT_SIZE} Tf`;
   }
 
   /**
@@ -420,6 +427,29 @@ function textOps(
     ops += ` 1 0 0 1 ${line.x.toFixed(3)} ${baseline} Tm (${pdfLiteral(line.text)}) Tj`;
   }
   return `${ops} ET Q\n`;
+}
+
+/** Where each left-aligned column's text starts, as written in the operators. */
+const COLUMN_X = COLUMNS.map((_, index) =>
+  COLUMNS.slice(0, index)
+    .reduce((x, column) => x + column.width + GUTTER, LEFT)
+    .toFixed(3),
+);
+
+const baselines = new Map<number, string>();
+
+/**
+ * ` <baseline> Tm (`: the y of a line whose top is `top` and the operators around it, for rows.
+ * Rows sit at a few dozen tops, so each is written once per process.
+ */
+function baselineAt(top: number, size: number): string {
+  const key = top * 100 + size;
+  let text = baselines.get(key);
+  if (text === undefined) {
+    text = ` ${(PAGE_HEIGHT - top - size * HELVETICA_ASCENT).toFixed(3)} Tm (`;
+    baselines.set(key, text);
+  }
+  return text;
 }
 
 let helvetica: FontMetrics | undefined;
