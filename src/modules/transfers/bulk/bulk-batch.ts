@@ -23,9 +23,11 @@ export const BulkBatchRowSchema = Type.Object({
   next_attempt_at: TimeText,
 });
 
-/** A new row of `bulk_items`, keyed by column: Pending, or Refused at once when invalid. */
+/**
+ * A new row of `bulk_items`, keyed by column: Pending, or Refused at once when invalid. An item
+ * is known by its batch and position (its primary key).
+ */
 export const BulkItemRowSchema = Type.Object({
-  id: Type.String(),
   batch_id: Type.String(),
   client_id: Type.String(),
   position: Type.Integer({ minimum: 0 }),
@@ -64,7 +66,7 @@ const RefusalSchema = Type.Object({ code: Type.String(), message: Type.Optional(
 /** One pending item placed, or refused for what the worker found before the call. */
 export const BulkPlaceItemSchema = Type.Object({
   batchId: Type.String(),
-  itemId: Type.String(),
+  position: Type.Integer({ minimum: 0 }),
   at: TimeText,
   holdId: NullableText,
   holdAccountId: NullableText,
@@ -83,7 +85,7 @@ export const bulkPlacement = batchKind({
 /** A refused item's outcome, recorded right after the placement call that refused it. */
 export const BulkRefuseItemSchema = Type.Object({
   batchId: Type.String(),
-  itemId: Type.String(),
+  position: Type.Integer({ minimum: 0 }),
   at: TimeText,
   holdAccountId: NullableText,
   code: Type.String(),

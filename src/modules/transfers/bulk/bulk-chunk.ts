@@ -158,7 +158,7 @@ function requestsOf(ready: readonly { outcome: Enquired }[]): TransferRequest[] 
 function refuseKeys(item: BulkPlaceItem) {
   return {
     batchId: item.batchId,
-    itemId: item.itemId,
+    position: item.position,
     at: item.at,
     holdAccountId: item.holdAccountId,
   };
@@ -235,7 +235,7 @@ function prepareItem(
   const { batch, item, outcome } = parts;
   const base = {
     batchId: batch.id,
-    itemId: item.id,
+    position: item.position,
     at: parts.now.toISOString(),
     holdId: item.holdId,
     holdAccountId: item.holdId === null ? null : (item.request?.holdAccountId ?? null),

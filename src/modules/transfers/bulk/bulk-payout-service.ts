@@ -134,7 +134,7 @@ export function createBulkPayoutService(deps: BulkPayoutServiceDeps) {
     const batchId = newObjectId(deps.clock);
     const holds: ReturnType<typeof holdJson>[] = [];
     const items = request.checked.map((checked, position): BulkItemRow => {
-      const common = { id: newObjectId(deps.clock), batch_id: batchId, position };
+      const common = { batch_id: batchId, position };
       const row = { ...common, client_id: principal.clientId, transfer_id: null };
       if (!checked.ok) {
         return {
@@ -216,15 +216,19 @@ export function createBulkPayoutService(deps: BulkPayoutServiceDeps) {
    */
   async function processBatch(batch: { id: string; clientId: string }): Promise<void> {
     const dispatches: Promise<unknown>[] = [];
+    // Every item of a page ends (or is deferred, which ends this round), so the next page is
+    // read after the last: the items ended before are not walked again.
+    let after = -1;
     try {
       for (;;) {
-        const size = deps.chunkSize * CHUNKS_PER_PAGE;
-        const items = await findPendingItems(deps.db, batch.id, size);
+        const limit = deps.chunkSize * CHUNKS_PER_PAGE;
+        const items = await findPendingItems(deps.db, batch.id, { after, limit });
         const outcome = await placePage(deps, batch, items);
         dispatches.push(...outcome.dispatches);
-        if (items.length < size || outcome.deferred > 0) {
+        if (items.length < limit || outcome.deferred > 0) {
           return;
         }
+        after = items[items.length - 1]?.position ?? after;
       }
     } finally {
       await Promise.allSettled(dispatches);

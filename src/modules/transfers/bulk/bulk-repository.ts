@@ -17,7 +17,6 @@ export interface BulkBatchRecord {
 }
 
 export interface BulkItemRecord {
-  readonly id: string;
   readonly batchId: string;
   readonly position: number;
   readonly paymentReference: string | null;
@@ -58,7 +57,6 @@ interface BatchRow {
 }
 
 interface ItemRow {
-  id: string;
   batch_id: string;
   position: number;
   payment_reference: string | null;
@@ -91,7 +89,6 @@ function toBatch(row: BatchRow): BulkBatchRecord {
 
 function toItem(row: ItemRow): BulkItemRecord {
   return {
-    id: row.id,
     batchId: row.batch_id,
     position: row.position,
     paymentReference: row.payment_reference,
@@ -146,16 +143,20 @@ export async function findBulkItems(db: Queryable, batchId: string): Promise<Bul
   return rows.map(toItem);
 }
 
-/** Up to `limit` of a batch's items still pending, in their order. */
+/**
+ * Up to `limit` of a batch's items still pending after position `after`, in their order. The
+ * worker reads a batch page by page, each after the last: a read from the start would walk
+ * every item ended before (their rows and index entries) at every page.
+ */
 export async function findPendingItems(
   db: Queryable,
   batchId: string,
-  limit: number,
+  page: { after: number; limit: number },
 ): Promise<BulkItemRecord[]> {
   const rows = await db.query<ItemRow>(
-    `SELECT * FROM bulk_items WHERE batch_id = $1 AND status = 'Pending'
-      ORDER BY position LIMIT $2`,
-    [batchId, limit],
+    `SELECT * FROM bulk_items WHERE batch_id = $1 AND position > $2 AND status = 'Pending'
+      ORDER BY position LIMIT $3`,
+    [batchId, page.after, page.limit],
   );
   return rows.map(toItem);
 }
@@ -172,12 +173,17 @@ export async function findUsedReferences(
   if (references.length === 0) {
     return new Set();
   }
+  // One index probe per reference (LATERAL ... LIMIT 1 keeps it a nested loop): `= ANY ($2)`
+  // let the planner walk every transfer and item of the client and filter them, a read that
+  // grew with the client's history (docs/benchmarks.md, row (h)).
   const rows = await db.query<{ reference: string }>(
-    `SELECT payment_reference AS reference FROM transfers
-      WHERE client_id = $1 AND type = 'Outwards' AND payment_reference = ANY ($2)
+    `SELECT r.reference FROM unnest($2::text[]) AS r (reference)
+       CROSS JOIN LATERAL (SELECT FROM transfers t WHERE t.client_id = $1
+           AND t.type = 'Outwards' AND t.payment_reference = r.reference LIMIT 1) AS t
      UNION
-     SELECT payment_reference FROM bulk_items
-      WHERE client_id = $1 AND status <> 'Refused' AND payment_reference = ANY ($2)`,
+     SELECT r.reference FROM unnest($2::text[]) AS r (reference)
+       CROSS JOIN LATERAL (SELECT FROM bulk_items i WHERE i.client_id = $1
+           AND i.status <> 'Refused' AND i.payment_reference = r.reference LIMIT 1) AS i`,
     [clientId, references],
   );
   return new Set(rows.map((row) => row.reference));

@@ -28,7 +28,8 @@ BEGIN
   END IF;
   UPDATE bulk_items SET status = 'Placed', transfer_id = p_item->'placement'->>'transferId',
          ended_at = v_at
-   WHERE id = p_item->>'itemId' AND status = 'Pending';
+   WHERE batch_id = p_item->>'batchId' AND position = (p_item->>'position')::int
+     AND status = 'Pending';
   IF NOT FOUND THEN
     -- Ended already: its refusal is recorded by nobody (bulk_refuse_one finds it ended).
     PERFORM batch_refuse('CONFLICT', 'This bulk item has ended already.');

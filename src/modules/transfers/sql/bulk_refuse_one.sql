@@ -10,7 +10,8 @@ DECLARE
 BEGIN
   UPDATE bulk_items SET status = 'Refused', error_code = p_item->>'code',
          error_message = p_item->>'message', ended_at = v_at
-   WHERE id = p_item->>'itemId' AND status = 'Pending'
+   WHERE batch_id = p_item->>'batchId' AND position = (p_item->>'position')::int
+     AND status = 'Pending'
    RETURNING hold_id INTO v_hold;
   IF NOT FOUND THEN
     RETURN jsonb_build_object('kind', 'ended');
