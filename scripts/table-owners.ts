@@ -43,7 +43,12 @@ export const OWNERS: Readonly<Record<string, readonly string[]>> = {
   'src/modules/vas': ['vas_services', 'vas_categories', 'vas_products', 'vas_purchases'],
   'src/modules/ussd': ['ussd_references', 'ussd_simulator_references'],
   'src/modules/checkout': ['checkout_sessions', 'checkout_settings'],
-  'src/modules/alerts': ['alert_messages', 'alert_suppressed_destinations'],
+  'src/modules/alerts': [
+    'alert_messages',
+    'alert_suppressed_destinations',
+    'alert_statement_months',
+    'alert_statements',
+  ],
 };
 
 /** Views another folder publishes for everyone to read: the ledger's balances. */

@@ -109,11 +109,21 @@ const sendPolicy = (what: string) => ({
   isFailure: (outcome: DeliveryOutcome) => outcome.kind === 'temporary',
 });
 
-export function guardEmailSender(sender: EmailSender, config: Config): EmailSender {
+/**
+ * Alerts' email, or (`statements`) monthly statements' email: the same server, whose messages
+ * carry a PDF that may take minutes to write, so under a deadline and a breaker of their own.
+ */
+export function guardEmailSender(
+  sender: EmailSender,
+  config: Config,
+  use: 'alerts' | 'statements' = 'alerts',
+): EmailSender {
   return guardProvider(
     sender,
     { send: sendPolicy('mail server') },
-    options(config, 'email', config.alerts.sendTimeoutMs),
+    use === 'alerts'
+      ? options(config, 'email', config.alerts.sendTimeoutMs)
+      : options(config, 'statementEmail', config.alerts.statements.sendTimeoutMs),
   );
 }
 

@@ -16,13 +16,14 @@ import {
 } from './guarded-providers.ts';
 import { createLedgerOverview } from './ledger/ledger-overview.ts';
 import { createMetricsRegistry } from './metrics.ts';
-import { accountsModule } from './modules/accounts/index.ts';
+import { accountsModule, statementPdfFile } from './modules/accounts/index.ts';
 import {
   alertsModule,
   createEmailSender,
   createSmsProvider,
   type EmailSender,
   type SmsProvider,
+  type StatementFiles,
 } from './modules/alerts/index.ts';
 import { beneficiariesModule } from './modules/beneficiaries/index.ts';
 import {
@@ -124,7 +125,9 @@ export function createServices(deps: ServiceDeps) {
     ...alertsModule.createServices({
       ...core,
       emailSender: providers.emailSender,
+      statementEmailSender: providers.statementEmailSender,
       smsProvider: providers.smsProvider,
+      statementFiles: statementFiles(customers),
     }),
     rail: providers.rail,
     ussdGateway: providers.ussdGateway,
@@ -157,12 +160,39 @@ function guardedProviders(deps: ServiceDeps) {
     ),
     biller: guardBiller(deps.biller ?? createBiller(config), config),
     ussdGateway: guardUssdGateway(deps.ussdGateway ?? createUssdGateway(config, clock, db), config),
-    emailSender: guardEmailSender(deps.emailSender ?? createEmailSender(config), config),
+    ...emailSenders(deps),
     smsProvider: guardSmsProvider(deps.smsProvider ?? createSmsProvider(config), config),
   };
 }
 
 type Providers = ReturnType<typeof guardedProviders>;
+
+/** One mail server, guarded twice: alerts' short deadline, statements' long one. */
+function emailSenders(deps: ServiceDeps) {
+  const sender = deps.emailSender ?? createEmailSender(deps.config);
+  return {
+    emailSender: guardEmailSender(sender, deps.config),
+    statementEmailSender: guardEmailSender(sender, deps.config, 'statements'),
+  };
+}
+
+/**
+ * The accounts module's PDF statement, as monthly statements attach it: the account as its
+ * client sees it, the period and the "generated" time the month's run fixed.
+ */
+function statementFiles(accounts: ReturnType<typeof customerServices>): StatementFiles {
+  return {
+    async pdf(request) {
+      const statement = await accounts.accountService.statementExport(
+        { clientId: request.clientId },
+        request.accountId,
+        { from: request.from, to: request.to },
+        request.generatedAt,
+      );
+      return statementPdfFile(statement, accounts.statementBank);
+    },
+  };
+}
 
 /**
  * The customer-facing modules' services, each built by its module: the accounts module's ports

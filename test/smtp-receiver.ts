@@ -9,6 +9,12 @@ export interface ReceivedEmail {
   readonly subject: string;
   readonly text: string;
   readonly html: string;
+  /** Files it carried (a monthly statement's PDF), as they arrived. */
+  readonly attachments: readonly {
+    readonly filename: string;
+    readonly contentType: string;
+    readonly content: Buffer;
+  }[];
 }
 
 /** An SMTP answer a test makes the receiver give: `{ code: 451 }` is temporary, 550 permanent. */
@@ -57,6 +63,11 @@ export class SmtpReceiver {
                 subject: mail.subject ?? '',
                 text: mail.text ?? '',
                 html: typeof mail.html === 'string' ? mail.html : '',
+                attachments: mail.attachments.map((attachment) => ({
+                  filename: attachment.filename ?? '',
+                  contentType: attachment.contentType,
+                  content: attachment.content,
+                })),
               });
               callback();
             },

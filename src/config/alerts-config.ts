@@ -26,6 +26,23 @@ export interface AlertsConfig {
   readonly perAccountPerMinute: number;
   /** How long a provider may take with one message. */
   readonly sendTimeoutMs: number;
+  readonly statements: MonthlyStatementsConfig;
+}
+
+/** Monthly statements (docs/statements.md, "Monthly statements"). */
+export interface MonthlyStatementsConfig {
+  /** Run the monthly statements worker inside the server (the default); `npm run worker` runs it. */
+  readonly workerEnabled: boolean;
+  /** How often the worker looks for a month that ended (a sandbox clock advance wakes it). */
+  readonly pollIntervalMs: number;
+  /** Accounts whose statements are queued per round (one transaction). */
+  readonly batchSize: number;
+  /** Statement emails (each streaming its PDF) sent at once per round. */
+  readonly sendBatchSize: number;
+  /** How long one statement email may take to send, its PDF included. */
+  readonly sendTimeoutMs: number;
+  /** After downtime, at most this many ended months are sent, the latest ones, oldest first. */
+  readonly catchUpMonths: number;
 }
 
 const DEFAULT_RETRY_SECONDS: readonly number[] = [10, 60, 300, 1800, 7200, 21600];
@@ -59,6 +76,38 @@ export function readAlertsConfig(read: EnvReader, production: boolean): AlertsCo
       fallback: 15_000,
       min: 100,
       max: 120_000,
+    }),
+    statements: readMonthlyStatementsConfig(read),
+  });
+}
+
+function readMonthlyStatementsConfig(read: EnvReader): MonthlyStatementsConfig {
+  return Object.freeze({
+    workerEnabled: readEnvBoolean(read, 'MONTHLY_STATEMENTS_WORKER_ENABLED', true),
+    pollIntervalMs: readEnvInt(read, 'MONTHLY_STATEMENTS_POLL_INTERVAL_MS', {
+      fallback: 60_000,
+      min: 10,
+      max: 3_600_000,
+    }),
+    batchSize: readEnvInt(read, 'MONTHLY_STATEMENTS_BATCH_SIZE', {
+      fallback: 100,
+      min: 1,
+      max: 1000,
+    }),
+    sendBatchSize: readEnvInt(read, 'MONTHLY_STATEMENTS_SEND_BATCH_SIZE', {
+      fallback: 4,
+      min: 1,
+      max: 50,
+    }),
+    sendTimeoutMs: readEnvInt(read, 'MONTHLY_STATEMENTS_SEND_TIMEOUT_MS', {
+      fallback: 300_000,
+      min: 1000,
+      max: 3_600_000,
+    }),
+    catchUpMonths: readEnvInt(read, 'MONTHLY_STATEMENTS_CATCH_UP_MONTHS', {
+      fallback: 3,
+      min: 1,
+      max: 24,
     }),
   });
 }

@@ -20,6 +20,7 @@ import { clientRoutes } from './routes/client.ts';
 import { clientActionRoutes } from './routes/client-actions.ts';
 import { clientListRoutes } from './routes/clients.ts';
 import { identityRoutes } from './routes/identity.ts';
+import { inboxRoutes } from './routes/inbox.ts';
 import { ledgerRoutes } from './routes/ledger.ts';
 import { loginRoutes } from './routes/login.ts';
 import { overviewRoutes } from './routes/overview.ts';
@@ -152,7 +153,7 @@ function admitSignedInOperators(allowList: BlockList | undefined, sessions: Sess
   };
 }
 
-/** The pages behind sign-in; the sandbox page only where the sandbox runs. */
+/** The pages behind sign-in; the sandbox page and the message inbox only where the sandbox runs. */
 function pageRoutes(sandbox: boolean) {
   return [
     overviewRoutes,
@@ -173,7 +174,7 @@ function pageRoutes(sandbox: boolean) {
     webhookRoutes,
     ledgerRoutes,
     auditRoutes,
-    ...(sandbox ? [sandboxRoutes] : []),
+    ...(sandbox ? [sandboxRoutes, inboxRoutes] : []),
   ];
 }
 

@@ -46,7 +46,9 @@ function tab(href: string, label: string, current: boolean): Html {
 export function page(frame: PageFrame, body: Html): Html {
   const clientBase =
     frame.client === undefined ? undefined : `${DASHBOARD_PATH}/clients/${frame.client.id}`;
-  const tabs = frame.sandbox ? [...MAIN_TABS, ['/sandbox', 'Sandbox'] as const] : MAIN_TABS;
+  const tabs = frame.sandbox
+    ? [...MAIN_TABS, ['/inbox', 'Inbox'] as const, ['/sandbox', 'Sandbox'] as const]
+    : MAIN_TABS;
   return html`<!doctype html>
 <html lang="en">
 <head>

@@ -71,6 +71,8 @@ export interface MessageRecord {
   readonly html: string | null;
   readonly createdAt: string;
   readonly sentAt: string | null;
+  /** A monthly statement's message: the month it is the statement of (`2026-03-01`); else null. */
+  readonly statementMonth: string | null;
 }
 
 export interface Sandbox {

@@ -21,6 +21,8 @@ const PAGES = [
   '/dashboard/ledger',
   '/dashboard/audit',
   '/dashboard/sandbox',
+  '/dashboard/inbox',
+  '/dashboard/inbox/al0000',
   '/dashboard/clients/CLIENT',
   '/dashboard/clients/CLIENT/accounts',
   '/dashboard/clients/CLIENT/accounts/NUMBER',
@@ -370,6 +372,8 @@ describe('dashboard security', () => {
         // The full ledger audit is not run on every visit of the front page in production.
         assert.match(overview.body, /runs when you open the ledger page/);
         assert.equal((await browser.get('/dashboard/sandbox')).statusCode, 404);
+        assert.equal((await browser.get('/dashboard/inbox')).statusCode, 404);
+        assert.doesNotMatch(overview.body, /Inbox/);
       } finally {
         await on.close();
       }

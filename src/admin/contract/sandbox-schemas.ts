@@ -243,4 +243,8 @@ export const SandboxMessageSchema = Type.Object({
   lastError: Type.Union([Type.String(), Type.Null()]),
   createdAt: Type.String({ format: 'date-time' }),
   sentAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  statementMonth: Type.Union([Type.String({ format: 'date' }), Type.Null()], {
+    description:
+      "A monthly statement's message: the month (its first day) it is the statement of; its email carries that month's PDF statement. Null for an alert.",
+  }),
 });

@@ -16,5 +16,6 @@ export function sandboxMessageView(message: AlertMessage) {
     lastError: message.lastError,
     createdAt: message.createdAt.toISOString(),
     sentAt: message.sentAt === null ? null : message.sentAt.toISOString(),
+    statementMonth: message.statementMonth,
   };
 }

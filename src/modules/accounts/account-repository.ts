@@ -279,6 +279,26 @@ export async function findAccountsByIds(
   return new Map(rows.map((row) => [row.id, toAccount(row)]));
 }
 
+/**
+ * Accounts whose holders asked for a monthly statement (by email or SMS), opened before
+ * `openedBefore` and not closed, in id order after `afterId`: a batch of a month's statement
+ * run (docs/statements.md, "Monthly statements"). Any client's.
+ */
+export async function findMonthlyStatementAccounts(
+  db: Queryable,
+  filter: { afterId: string; openedBefore: Date; limit: number },
+): Promise<Account[]> {
+  const rows = await db.query<AccountRow>(
+    `${SELECT_ACCOUNT}
+      WHERE a.id > $1 AND a.created_at < $2 AND a.status <> 'Closed'
+        AND (coalesce((a.notification_settings->>'emailMonthlyStatement')::boolean, false)
+          OR coalesce((a.notification_settings->>'smsMonthlyStatement')::boolean, false))
+      ORDER BY a.id LIMIT $3`,
+    [filter.afterId, filter.openedBefore, filter.limit],
+  );
+  return rows.map(toAccount);
+}
+
 /** Several accounts by number in one query (a transfer's debit and recipient accounts). */
 export async function findAccountsByNumber(
   db: Queryable,

@@ -267,6 +267,8 @@ export function createAccountService(deps: AccountServiceDeps) {
     owner: AccountOwner,
     accountId: string,
     range: DateRange,
+    /** A statement made again must say when it was first made (a monthly statement's retry). */
+    generatedAt: Date = deps.clock.now(),
   ): Promise<StatementExport> {
     const account = await getAccount(owner, accountId);
     const span = await ledger.readStatementSpan(deps.db, { accountId: account.id, ...range });
@@ -280,7 +282,7 @@ export function createAccountService(deps: AccountServiceDeps) {
       account,
       from: range.from ?? account.createdAt,
       to: range.to ?? deps.clock.now(),
-      generatedAt: deps.clock.now(),
+      generatedAt,
       span,
       // Generators: neither reads anything until the document's writer asks for its first batch.
       lines: ledger.readStatementLines(deps.db, batches),

@@ -18,6 +18,7 @@ export {
   findAccountsByNumber,
   findAccountsOpenedWith,
   findClientAccount,
+  findMonthlyStatementAccounts,
 } from './account-repository.ts';
 export {
   AccountSchema,
@@ -42,6 +43,7 @@ export {
   refuseTypeFilter,
   sendStatementDocument,
   statementFormat,
+  statementPdfFile,
 } from './statement-document.ts';
 export type { StatementBank } from './statement-pdf.ts';
 export { statementRowView } from './statement-view.ts';

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import { AppError } from '../../errors/app-error.ts';
 import { lagosDay } from '../../shared/lagos-time.ts';
@@ -60,7 +61,7 @@ export function sendStatementDocument(
   format: 'pdf' | 'csv',
   bank: StatementBank,
 ) {
-  const name = `statement-${statement.account.accountNumber}-${lagosDay(statement.from)}-${lagosDay(statement.to)}.${format}`;
+  const name = statementFileName(statement, format);
   void reply
     .header('content-disposition', `attachment; filename="${name}"`)
     .header('cache-control', 'no-store');
@@ -68,4 +69,20 @@ export function sendStatementDocument(
     return reply.type('application/pdf').send(statementPdf(statement, bank));
   }
   return reply.type('text/csv; charset=utf-8; header=present').send(statementCsv(statement));
+}
+
+/** `statement-1000000013-2026-03-01-2026-03-31.pdf`: whose, and which days (Lagos). */
+function statementFileName(statement: StatementExport, format: 'pdf' | 'csv'): string {
+  return `statement-${statement.account.accountNumber}-${lagosDay(statement.from)}-${lagosDay(statement.to)}.${format}`;
+}
+
+/**
+ * The PDF statement as a file to attach (a monthly statement's email): its name and its bytes as
+ * a stream the reader paces, the same document `GET /accounts/:id/statement?format=pdf` answers.
+ */
+export function statementPdfFile(
+  statement: StatementExport,
+  bank: StatementBank,
+): { readonly filename: string; readonly content: Readable } {
+  return { filename: statementFileName(statement, 'pdf'), content: statementPdf(statement, bank) };
 }

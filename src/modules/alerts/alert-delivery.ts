@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { Db } from '../../db/db.ts';
 import type { Clock } from '../../shared/clock.ts';
 import type { AlertMessage } from './alert-message.ts';
@@ -10,8 +11,32 @@ import {
   suppressDestination,
 } from './alert-repository.ts';
 import type { DeliveryOutcome } from './providers/delivery.ts';
-import type { EmailSender } from './providers/email-sender.ts';
+import type { EmailSender, OutgoingEmail } from './providers/email-sender.ts';
 import type { SmsProvider } from './providers/sms-provider.ts';
+import { monthRange } from './statement-months.ts';
+
+/**
+ * The PDF statements monthly statement emails carry, made by the accounts module (services.ts
+ * plugs it in): the same document `GET /accounts/:id/statement?format=pdf` answers, streamed.
+ */
+export interface StatementFiles {
+  pdf(request: {
+    readonly clientId: string;
+    readonly accountId: string;
+    readonly from: Date;
+    readonly to: Date;
+    readonly generatedAt: Date;
+  }): Promise<{ readonly filename: string; readonly content: Readable }>;
+}
+
+/** How monthly statements' emails are sent: apart from alerts, fewer at once, for longer. */
+export interface StatementDelivery {
+  readonly files: StatementFiles;
+  /** The same mail server as alerts, guarded with the statements' longer deadline. */
+  readonly email: EmailSender;
+  readonly batchSize: number;
+  readonly sendTimeoutMs: number;
+}
 
 export interface AlertDeliveryDeps {
   readonly db: Db;
@@ -23,6 +48,7 @@ export interface AlertDeliveryDeps {
   readonly perAccountPerMinute: number;
   readonly sendTimeoutMs: number;
   readonly batchSize: number;
+  readonly statements: StatementDelivery;
 }
 
 const MINUTE_MS = 60_000;
@@ -37,12 +63,24 @@ const CLAIM_MARGIN_MS = 30_000;
  * here, once at the customer's end: docs/alerts.md).
  */
 export function createAlertDelivery(deps: AlertDeliveryDeps) {
-  async function sendBatch(): Promise<number> {
+  /** Alerts, and monthly statements' SMS: the alerts worker's round. */
+  function sendBatch(): Promise<number> {
+    return sendDue({ statements: false, limit: deps.batchSize, timeoutMs: deps.sendTimeoutMs });
+  }
+
+  /** Monthly statements' emails, each with its PDF: the monthly statements worker's round. */
+  function sendStatementBatch(): Promise<number> {
+    const { batchSize, sendTimeoutMs } = deps.statements;
+    return sendDue({ statements: true, limit: batchSize, timeoutMs: sendTimeoutMs });
+  }
+
+  async function sendDue(kind: { statements: boolean; limit: number; timeoutMs: number }) {
     const now = deps.clock.now();
     const claimed = await claimDueMessages(deps.db, {
       now,
-      limit: deps.batchSize,
-      claimSeconds: (deps.sendTimeoutMs + CLAIM_MARGIN_MS) / 1000,
+      limit: kind.limit,
+      claimSeconds: (kind.timeoutMs + CLAIM_MARGIN_MS) / 1000,
+      statements: kind.statements,
     });
     if (claimed.length === 0) {
       return 0;
@@ -109,14 +147,51 @@ export function createAlertDelivery(deps: AlertDeliveryDeps) {
         text: message.textBody,
       });
     }
-    return deps.email.send({
+    const email: OutgoingEmail = {
       messageId: message.id,
       from: deps.emailFrom,
       to: message.destination,
       subject: message.subject ?? '',
       text: message.textBody,
       html: message.htmlBody ?? undefined,
-    });
+    };
+    if (message.statementMonth === null) {
+      return deps.email.send(email);
+    }
+    return sendStatement(email, { ...message, statementMonth: message.statementMonth });
+  }
+
+  /**
+   * A monthly statement's email with its PDF, made now from the account's month and the time
+   * the month's run began (the message's createdAt): the same bytes on every attempt. The PDF
+   * streams into the message as the mail server takes it; whatever happens, the stream (and the
+   * ledger reads behind it) is let go.
+   */
+  async function sendStatement(
+    email: OutgoingEmail,
+    message: AlertMessage & { statementMonth: string },
+  ): Promise<DeliveryOutcome> {
+    let file: Awaited<ReturnType<StatementFiles['pdf']>>;
+    try {
+      file = await deps.statements.files.pdf({
+        clientId: message.clientId,
+        accountId: message.accountId,
+        ...monthRange(message.statementMonth),
+        generatedAt: message.createdAt,
+      });
+    } catch (error) {
+      return { kind: 'temporary', error: `statement: ${errorText(error)}`.slice(0, 500) };
+    }
+    try {
+      return await deps.statements.email.send({
+        ...email,
+        attachments: [
+          { filename: file.filename, contentType: 'application/pdf', content: file.content },
+        ],
+      });
+    } finally {
+      file.content.destroy();
+    }
   }
 
   function resultOf(message: AlertMessage, outcome: DeliveryOutcome): AttemptResult {
@@ -138,5 +213,9 @@ export function createAlertDelivery(deps: AlertDeliveryDeps) {
     };
   }
 
-  return { sendBatch };
+  return { sendBatch, sendStatementBatch };
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

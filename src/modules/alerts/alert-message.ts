@@ -21,9 +21,19 @@ export interface AlertMessage {
   readonly lastError: string | null;
   readonly createdAt: Date;
   readonly sentAt: Date | null;
+  /**
+   * A monthly statement's message: the month (`2026-03-01`) it is the statement of; its email
+   * carries the month's PDF statement, made when it is sent (docs/statements.md, "Monthly
+   * statements"). Null for an alert.
+   */
+  readonly statementMonth: string | null;
 }
 
 export type NewAlertMessage = Omit<
   AlertMessage,
-  'attempts' | 'nextAttemptAt' | 'lastError' | 'sentAt' | 'status'
-> & { readonly status: 'pending' | 'suppressed'; readonly lastError?: string };
+  'attempts' | 'nextAttemptAt' | 'lastError' | 'sentAt' | 'status' | 'statementMonth'
+> & {
+  readonly status: 'pending' | 'suppressed';
+  readonly lastError?: string;
+  readonly statementMonth?: string | null;
+};

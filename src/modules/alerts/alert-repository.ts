@@ -19,10 +19,12 @@ interface MessageRow {
   last_error: string | null;
   created_at: Date;
   sent_at: Date | null;
+  statement_month: string | null;
 }
 
 const COLUMNS = `id, account_id, account_number, client_id, channel, destination, status, subject,
-  text_body, html_body, attempts, next_attempt_at, last_error, created_at, sent_at`;
+  text_body, html_body, attempts, next_attempt_at, last_error, created_at, sent_at,
+  to_char(statement_month, 'YYYY-MM-DD') AS statement_month`;
 
 function toMessage(row: MessageRow): AlertMessage {
   return {
@@ -41,6 +43,7 @@ function toMessage(row: MessageRow): AlertMessage {
     lastError: row.last_error,
     createdAt: row.created_at,
     sentAt: row.sent_at,
+    statementMonth: row.statement_month,
   };
 }
 
@@ -57,13 +60,16 @@ export async function insertMessages(
   }
   await tx.query(
     `INSERT INTO alert_messages (id, account_id, account_number, client_id, channel, destination,
-         status, subject, text_body, html_body, next_attempt_at, last_error, created_at)
+         status, subject, text_body, html_body, next_attempt_at, last_error, created_at,
+         statement_month)
      SELECT m.id, m.account_id, m.account_number, m.client_id, m.channel, m.destination, m.status,
             m.subject, m.text_body, m.html_body,
-            CASE WHEN m.status = 'pending' THEN m.created_at END, m.last_error, m.created_at
+            CASE WHEN m.status = 'pending' THEN m.created_at END, m.last_error, m.created_at,
+            m.statement_month
        FROM jsonb_to_recordset($1::jsonb) AS m(id text, account_id text, account_number text,
             client_id text, channel text, destination text, status text, subject text,
-            text_body text, html_body text, last_error text, created_at timestamptz)
+            text_body text, html_body text, last_error text, created_at timestamptz,
+            statement_month date)
      ON CONFLICT (id) DO NOTHING`,
     [
       JSON.stringify(
@@ -80,6 +86,7 @@ export async function insertMessages(
           html_body: message.htmlBody,
           last_error: message.lastError ?? null,
           created_at: message.createdAt.toISOString(),
+          statement_month: message.statementMonth ?? null,
         })),
       ),
     ],
@@ -109,13 +116,29 @@ export async function findSuppressed(
 const DUE_MESSAGES: DueRows = {
   table: 'alert_messages',
   dueColumn: 'next_attempt_at',
-  waiting: `status = 'pending'`,
+  waiting: `status = 'pending' AND (statement_month IS NULL OR channel = 'sms')`,
   countIn: 'attempts',
   returning: COLUMNS,
 };
 
-export async function claimDueMessages(db: Queryable, claim: DueClaim): Promise<AlertMessage[]> {
-  const rows = await claimDue<MessageRow>(db, DUE_MESSAGES, claim);
+/**
+ * Monthly statements' emails are claimed apart: each streams a PDF that may take minutes to
+ * send, so they are claimed fewer at a time and for longer than alerts.
+ */
+const DUE_STATEMENT_EMAILS: DueRows = {
+  ...DUE_MESSAGES,
+  waiting: `status = 'pending' AND statement_month IS NOT NULL AND channel = 'email'`,
+};
+
+export async function claimDueMessages(
+  db: Queryable,
+  claim: DueClaim & { readonly statements: boolean },
+): Promise<AlertMessage[]> {
+  const rows = await claimDue<MessageRow>(
+    db,
+    claim.statements ? DUE_STATEMENT_EMAILS : DUE_MESSAGES,
+    claim,
+  );
   return rows.map(toMessage);
 }
 

@@ -20,3 +20,26 @@ export function createAlertWorker(
   const loop = createPollLoop(runOnce, options);
   return { runOnce, start: loop.start, stop: loop.stop, wake: loop.wake };
 }
+
+/**
+ * The monthly statements worker: each round queues a batch of a month's statements (once the
+ * month has ended: monthly-statements.ts), then sends a few statement emails, each streaming
+ * its PDF. Apart from the alerts worker, so a long statement never holds an alert back. While
+ * either step says more may wait, the next round starts at once.
+ */
+export function createMonthlyStatementsWorker(
+  steps: {
+    readonly composeBatch: () => Promise<{ readonly more: boolean }>;
+    readonly sendBatch: () => Promise<number>;
+    readonly sendBatchSize: number;
+  },
+  options: Omit<PollLoopOptions, 'batchSize'>,
+) {
+  async function runOnce(): Promise<number> {
+    const composed = await steps.composeBatch();
+    const sent = await steps.sendBatch();
+    return composed.more || sent >= steps.sendBatchSize ? 1 : 0;
+  }
+  const loop = createPollLoop(runOnce, { ...options, batchSize: 1 });
+  return { runOnce, start: loop.start, stop: loop.stop, wake: loop.wake };
+}

@@ -1,10 +1,11 @@
 import type { Config } from '../../config/config.ts';
 import type { CoreParts, ModuleDescriptor, WorkerParts } from '../../http/module-descriptor.ts';
 import { createAlertComposer } from './alert-composer.ts';
-import { createAlertDelivery } from './alert-delivery.ts';
+import { createAlertDelivery, type StatementFiles } from './alert-delivery.ts';
 import { createAlertInbox } from './alert-inbox.ts';
-import { loadAlertTemplates } from './alert-templates.ts';
-import { createAlertWorker } from './alert-worker.ts';
+import { loadAlertTemplates, loadStatementTemplates } from './alert-templates.ts';
+import { createAlertWorker, createMonthlyStatementsWorker } from './alert-worker.ts';
+import { createMonthlyStatements } from './monthly-statements.ts';
 import type { EmailSender } from './providers/email-sender.ts';
 import {
   createSandboxEmailSender,
@@ -30,7 +31,11 @@ export function createSmsProvider(config: Config): SmsProvider {
 
 interface AlertsModuleDeps extends CoreParts {
   readonly emailSender: EmailSender;
+  /** The same mail server, guarded with the monthly statements' longer deadline. */
+  readonly statementEmailSender: EmailSender;
   readonly smsProvider: SmsProvider;
+  /** The PDF statements monthly statements carry (the accounts module's, plugged by services.ts). */
+  readonly statementFiles: StatementFiles;
 }
 
 /**
@@ -40,13 +45,21 @@ interface AlertsModuleDeps extends CoreParts {
 function createAlertsServices(deps: AlertsModuleDeps) {
   const { config, db, clock } = deps;
   const { alerts } = config;
-  const templates = loadAlertTemplates(alerts.templatesDir);
+  const brand = { bankName: alerts.bankName, logoUrl: alerts.logoUrl };
   const alertComposer = createAlertComposer({
     db,
     clock,
-    brand: { bankName: alerts.bankName, logoUrl: alerts.logoUrl },
-    templates,
+    brand,
+    templates: loadAlertTemplates(alerts.templatesDir),
     batchSize: alerts.batchSize,
+  });
+  const monthlyStatements = createMonthlyStatements({
+    db,
+    clock,
+    brand,
+    templates: loadStatementTemplates(alerts.templatesDir),
+    batchSize: alerts.statements.batchSize,
+    catchUpMonths: alerts.statements.catchUpMonths,
   });
   const alertDelivery = createAlertDelivery({
     db,
@@ -58,10 +71,18 @@ function createAlertsServices(deps: AlertsModuleDeps) {
     perAccountPerMinute: alerts.perAccountPerMinute,
     sendTimeoutMs: alerts.sendTimeoutMs,
     batchSize: alerts.batchSize,
+    statements: {
+      files: deps.statementFiles,
+      email: deps.statementEmailSender,
+      batchSize: alerts.statements.sendBatchSize,
+      sendTimeoutMs: alerts.statements.sendTimeoutMs,
+    },
   });
   return {
     alertComposer,
     alertDelivery,
+    monthlyStatements,
+    statementFiles: deps.statementFiles,
     emailSender: deps.emailSender,
     alertInbox: config.ibsEnv === 'sandbox' ? createAlertInbox({ db }) : undefined,
   };
@@ -91,6 +112,19 @@ function createAlertsLoop({ config, services, reporting }: WorkerParts<AlertsSer
   };
 }
 
+/** Monthly statements: queued once a month has ended, their emails (with the PDF) sent. */
+function createMonthlyStatementsLoop({ config, services, reporting }: WorkerParts<AlertsServices>) {
+  const worker = createMonthlyStatementsWorker(
+    {
+      composeBatch: services.monthlyStatements.composeBatch,
+      sendBatch: services.alertDelivery.sendStatementBatch,
+      sendBatchSize: config.alerts.statements.sendBatchSize,
+    },
+    { pollIntervalMs: config.alerts.statements.pollIntervalMs, ...reporting },
+  );
+  return { start: worker.start, wake: worker.wake, stop: worker.stop };
+}
+
 export const alertsModule = {
   name: 'alerts',
   createServices: createAlertsServices,
@@ -99,6 +133,11 @@ export const alertsModule = {
       name: 'alerts',
       inServer: (config) => config.alerts.workerEnabled,
       create: createAlertsLoop,
+    },
+    {
+      name: 'monthlyStatements',
+      inServer: (config) => config.alerts.statements.workerEnabled,
+      create: createMonthlyStatementsLoop,
     },
   ],
 } satisfies ModuleDescriptor<AlertsServices, AlertsModuleDeps, AlertsServices>;

@@ -9,6 +9,7 @@ export {
   type MessageContent,
   queueMessages,
 } from './alert-composer.ts';
+export type { StatementFiles } from './alert-delivery.ts';
 export type { AlertInbox } from './alert-inbox.ts';
 export type { AlertChannel, AlertMessage } from './alert-message.ts';
 /** What the wiring builds and registers of this module (docs/architecture.md). */

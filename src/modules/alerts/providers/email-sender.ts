@@ -1,10 +1,15 @@
+import type { Readable } from 'node:stream';
 import type { DeliveryOutcome } from './delivery.ts';
 
-/** A file an email carries (a monthly statement's PDF, say). */
+/**
+ * A file an email carries (a monthly statement's PDF, say): bytes, or a stream the sender reads
+ * as it writes the message, so a large file is never held whole. A stream is read at most once:
+ * a retry makes a new one.
+ */
 export interface EmailAttachment {
   readonly filename: string;
   readonly contentType: string;
-  readonly content: Uint8Array | string;
+  readonly content: Uint8Array | string | Readable;
 }
 
 export interface OutgoingEmail {

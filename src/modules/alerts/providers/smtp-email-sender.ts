@@ -30,10 +30,11 @@ export function createSmtpEmailSender(options: {
           attachments: (email.attachments ?? []).map((attachment) => ({
             filename: attachment.filename,
             contentType: attachment.contentType,
+            // A stream goes to nodemailer as it is: it encodes it onto the socket as it reads.
             content:
-              typeof attachment.content === 'string'
-                ? attachment.content
-                : Buffer.from(attachment.content),
+              attachment.content instanceof Uint8Array
+                ? Buffer.from(attachment.content)
+                : attachment.content,
           })),
         });
         return { kind: 'accepted' };
