@@ -1,9 +1,12 @@
+import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/database-unavailable.ts';
 import type { Db } from '../db/db.ts';
 import { AppError, DATABASE_RETRY_AFTER_SECONDS } from '../errors/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
 import { escapeUnstorable, escapeUnstorableDeep } from '../shared/storable-text.ts';
+import { type ChainVerdict, type RecordedHead, verifyAuditChain } from './audit-chain.ts';
+import { type AuditExportFormat, type ExportRange, exportAuditRows } from './audit-export.ts';
 import {
   type AuditEvent,
   type AuditQuery,
@@ -30,6 +33,10 @@ export interface AuditLog {
    */
   recordOrRefuse(entry: AuditEntry): Promise<void>;
   list(query: AuditQuery): ReturnType<typeof listAuditEvents>;
+  /** Walks the whole hash chain (seconds per million rows): for an operator, not for polling. */
+  verify(recorded?: RecordedHead): Promise<ChainVerdict>;
+  /** The rows of a time range with their hashes, streamed (audit-export.ts). */
+  export(range: ExportRange, format: AuditExportFormat): Readable;
 }
 
 export function createAuditLog(deps: {
@@ -63,6 +70,8 @@ export function createAuditLog(deps: {
       }
     },
     list: (query) => listAuditEvents(deps.db, query),
+    verify: (recorded) => verifyAuditChain(deps.db, { recorded }),
+    export: (range, format) => exportAuditRows(deps.db, range, format),
   };
 }
 
@@ -72,6 +81,10 @@ export function createAuditLog(deps: {
  * visible `\uXXXX` escapes (an attacker's path or claim is recorded, not lost).
  */
 function storable(clock: Clock, entry: AuditEntry): AuditEvent {
+  const state = (value: AuditEvent['before']) =>
+    value === null || value === undefined
+      ? null
+      : (escapeUnstorableDeep(value) as AuditEvent['details']);
   const text = (value: string | null | undefined) =>
     value === null || value === undefined ? null : escapeUnstorable(value);
   return {
@@ -83,5 +96,9 @@ function storable(clock: Clock, entry: AuditEntry): AuditEvent {
     sourceIp: text(entry.request?.ip),
     requestId: text(entry.request?.id),
     details: escapeUnstorableDeep(entry.details ?? {}) as AuditEvent['details'],
+    operatorId: text(entry.operatorId),
+    sessionId: text(entry.sessionId),
+    before: state(entry.before),
+    after: state(entry.after),
   };
 }

@@ -14,16 +14,26 @@ export interface AuditEvent {
   readonly requestId: string | null;
   /** Ids and outcomes only: never a secret, a token or a request body. */
   readonly details: Readonly<Record<string, unknown>>;
+  /**
+   * Filled by the personal operator identities to come (none writes them yet): the
+   * authenticated operator and session, and the record before and after the action.
+   */
+  readonly operatorId?: string | null | undefined;
+  readonly sessionId?: string | null | undefined;
+  readonly before?: Readonly<Record<string, unknown>> | null | undefined;
+  readonly after?: Readonly<Record<string, unknown>> | null | undefined;
 }
 
 export interface StoredAuditEvent extends AuditEvent {
   readonly id: string;
 }
 
+/** Appends the event as the next link of the hash chain (src/audit/sql/audit_append.sql). */
 export async function insertAuditEvent(db: Queryable, event: AuditEvent): Promise<void> {
+  const json = (value: Readonly<Record<string, unknown>> | null | undefined) =>
+    value === null || value === undefined ? null : JSON.stringify(value);
   await db.query(
-    `INSERT INTO audit_events (at, actor, action, target, outcome, source_ip, request_id, details)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    'SELECT audit_append($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)',
     [
       event.at,
       event.actor,
@@ -33,6 +43,10 @@ export async function insertAuditEvent(db: Queryable, event: AuditEvent): Promis
       event.sourceIp,
       event.requestId,
       JSON.stringify(event.details),
+      event.operatorId ?? null,
+      event.sessionId ?? null,
+      json(event.before),
+      json(event.after),
     ],
   );
 }
