@@ -6,6 +6,8 @@ export interface CliContext {
   readonly positionals: string[];
   readonly options: Record<string, string | boolean | undefined>;
   readonly dataDir: string;
+  /** The environment the command runs in (DATABASE_URL, DATA_DIR, ...). */
+  readonly env: NodeJS.ProcessEnv;
   baseUrl(): Promise<string>;
   adminToken(): Promise<string>;
 }
@@ -56,6 +58,8 @@ export function createCliContext(argv: string[], env: NodeJS.ProcessEnv): CliCon
       port: { type: 'string' },
       host: { type: 'string' },
       fixtures: { type: 'string' },
+      head: { type: 'string' },
+      format: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -64,6 +68,7 @@ export function createCliContext(argv: string[], env: NodeJS.ProcessEnv): CliCon
     positionals,
     options: values,
     dataDir,
+    env,
     async baseUrl() {
       const demo = await readDemoClient(dataDir);
       return (values.url ?? env.OPENIBS_URL ?? demo?.baseUrl ?? 'http://127.0.0.1:8080').replace(
