@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/database-unavailable.ts';
 import type { Db } from '../db/db.ts';
+import { createGroupCommit } from '../db/group-commit.ts';
 import { AppError, DATABASE_RETRY_AFTER_SECONDS } from '../errors/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
 import { escapeUnstorable, escapeUnstorableDeep } from '../shared/storable-text.ts';
@@ -10,7 +11,7 @@ import { type AuditExportFormat, type ExportRange, exportAuditRows } from './aud
 import {
   type AuditEvent,
   type AuditQuery,
-  insertAuditEvent,
+  appendAuditEvents,
   listAuditEvents,
 } from './audit-repository.ts';
 
@@ -44,7 +45,18 @@ export function createAuditLog(deps: {
   readonly clock: Clock;
   readonly onError?: (error: unknown, entry: AuditEntry) => void;
 }): AuditLog {
-  const write = (entry: AuditEntry) => insertAuditEvent(deps.db, storable(deps.clock, entry));
+  // Events that arrive together are appended in one call: the chain's lock is held through a
+  // commit, so one append a commit would cap the trail at one event per commit's time.
+  const appends = createGroupCommit<AuditEvent, undefined>({
+    run: async (events) => {
+      await appendAuditEvents(deps.db, events);
+      return events.map(() => undefined);
+    },
+    maxBatch: 100,
+    // More would only wait for the chain's lock.
+    maxInFlight: 1,
+  });
+  const write = (entry: AuditEntry) => appends.submit(storable(deps.clock, entry));
   return {
     async record(entry) {
       try {

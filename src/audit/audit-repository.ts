@@ -28,27 +28,27 @@ export interface StoredAuditEvent extends AuditEvent {
   readonly id: string;
 }
 
-/** Appends the event as the next link of the hash chain (src/audit/sql/audit_append.sql). */
-export async function insertAuditEvent(db: Queryable, event: AuditEvent): Promise<void> {
-  const json = (value: Readonly<Record<string, unknown>> | null | undefined) =>
-    value === null || value === undefined ? null : JSON.stringify(value);
-  await db.query(
-    'SELECT audit_append($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)',
-    [
-      event.at,
-      event.actor,
-      event.action,
-      event.target,
-      event.outcome,
-      event.sourceIp,
-      event.requestId,
-      JSON.stringify(event.details),
-      event.operatorId ?? null,
-      event.sessionId ?? null,
-      json(event.before),
-      json(event.after),
-    ],
-  );
+/**
+ * Appends events, in order, as the next links of the hash chain, in one call and one commit
+ * (src/audit/sql/audit_append.sql): the audit log's group commit sends the events that arrive
+ * together here.
+ */
+export async function appendAuditEvents(db: Queryable, events: readonly AuditEvent[]): Promise<void> {
+  const rows = events.map((event) => ({
+    at: event.at.toISOString(),
+    actor: event.actor,
+    action: event.action,
+    target: event.target,
+    outcome: event.outcome,
+    sourceIp: event.sourceIp,
+    requestId: event.requestId,
+    details: event.details,
+    operatorId: event.operatorId ?? null,
+    sessionId: event.sessionId ?? null,
+    before: event.before ?? null,
+    after: event.after ?? null,
+  }));
+  await db.query('SELECT audit_append($1::jsonb)', [JSON.stringify(rows)]);
 }
 
 export interface AuditQuery {

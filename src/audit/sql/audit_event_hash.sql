@@ -11,12 +11,20 @@ CREATE OR REPLACE FUNCTION audit_event_hash(
   p_session_id text, p_before jsonb, p_after jsonb
 ) RETURNS text
 LANGUAGE sql STABLE PARALLEL SAFE AS $$
-  SELECT encode(sha256(convert_to(string_agg(
-           coalesce(octet_length(field) || ':' || field || ',', '-,'), '' ORDER BY position),
-           'UTF8')), 'hex')
-    FROM unnest(ARRAY[
-           p_prev_hash, p_id::text, audit_event_at_text(p_at), p_actor, p_action, p_target,
-           p_outcome, p_source_ip, p_request_id, p_details::text, p_operator_id, p_session_id,
-           p_before::text, p_after::text
-         ]) WITH ORDINALITY AS fields (field, position)
+  SELECT encode(sha256(convert_to(
+           coalesce(octet_length(p_prev_hash) || ':' || p_prev_hash || ',', '-,') ||
+           coalesce(octet_length(p_id::text) || ':' || p_id::text || ',', '-,') ||
+           coalesce(octet_length(audit_event_at_text(p_at)) || ':' || audit_event_at_text(p_at) || ',', '-,') ||
+           coalesce(octet_length(p_actor) || ':' || p_actor || ',', '-,') ||
+           coalesce(octet_length(p_action) || ':' || p_action || ',', '-,') ||
+           coalesce(octet_length(p_target) || ':' || p_target || ',', '-,') ||
+           coalesce(octet_length(p_outcome) || ':' || p_outcome || ',', '-,') ||
+           coalesce(octet_length(p_source_ip) || ':' || p_source_ip || ',', '-,') ||
+           coalesce(octet_length(p_request_id) || ':' || p_request_id || ',', '-,') ||
+           coalesce(octet_length(p_details::text) || ':' || p_details::text || ',', '-,') ||
+           coalesce(octet_length(p_operator_id) || ':' || p_operator_id || ',', '-,') ||
+           coalesce(octet_length(p_session_id) || ':' || p_session_id || ',', '-,') ||
+           coalesce(octet_length(p_before::text) || ':' || p_before::text || ',', '-,') ||
+           coalesce(octet_length(p_after::text) || ':' || p_after::text || ',', '-,'),
+         'UTF8')), 'hex')
 $$;
