@@ -40,7 +40,11 @@ function tamper(db: TestDb['db'], sql: string): Promise<void> {
 function assertBroken(verdict: ChainVerdict, row: string, kind: string, words: RegExp): void {
   assert.equal(verdict.ok, false, JSON.stringify(verdict));
   if (!verdict.ok) {
-    assert.deepEqual([verdict.broken.row, verdict.broken.kind], [row, kind], verdict.broken.message);
+    assert.deepEqual(
+      [verdict.broken.row, verdict.broken.kind],
+      [row, kind],
+      verdict.broken.message,
+    );
     assert.match(verdict.broken.message, words);
   }
 }
@@ -82,7 +86,10 @@ describe('the audit hash chain', () => {
   });
 
   it('an edited time or actor, even to the same instant written another way: named', async () => {
-    await tamper(testDb.db, `UPDATE audit_events SET at = at + interval '1 microsecond' WHERE id = 9`);
+    await tamper(
+      testDb.db,
+      `UPDATE audit_events SET at = at + interval '1 microsecond' WHERE id = 9`,
+    );
     assertBroken(await verify(), '9', 'edited', /row 9/);
   });
 
@@ -105,7 +112,12 @@ describe('the audit hash chain', () => {
        UPDATE audit_chain_head SET last_id = 10, hash = (SELECT hash FROM audit_events WHERE id = 10)`,
     );
     assert.equal((await verify()).ok, true, 'without a copy of the head, a clean cut is a chain');
-    assertBroken(await verify(recorded.head), '12', 'truncated', /row 12, the recorded head, is gone/);
+    assertBroken(
+      await verify(recorded.head),
+      '12',
+      'truncated',
+      /row 12, the recorded head, is gone/,
+    );
   });
 
   it("two rows' contents swapped: the first of them is named", async () => {

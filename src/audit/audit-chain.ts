@@ -148,7 +148,9 @@ function brokenLink(walk: Walk, previous: string, row: ChainRow): ChainBreak {
   const missing = BigInt(row.id) - BigInt(previous) - 1n;
   if (missing > 0n) {
     const ids =
-      missing === 1n ? `row ${BigInt(previous) + 1n}` : `rows ${BigInt(previous) + 1n} to ${BigInt(row.id) - 1n}`;
+      missing === 1n
+        ? `row ${BigInt(previous) + 1n}`
+        : `rows ${BigInt(previous) + 1n} to ${BigInt(row.id) - 1n}`;
     return {
       row: row.id,
       kind: 'deleted',
@@ -194,7 +196,10 @@ function checkEnd(
       message: `the chain's head (audit_chain_head) names row ${head.lastId ?? 'none'} but ${end}: rows at its tail were deleted`,
     };
   }
-  if (recorded !== undefined && (walk.lastId === null || BigInt(walk.lastId) < BigInt(recorded.id))) {
+  if (
+    recorded !== undefined &&
+    (walk.lastId === null || BigInt(walk.lastId) < BigInt(recorded.id))
+  ) {
     return {
       row: recorded.id,
       kind: 'truncated',

@@ -52,10 +52,7 @@ export function exportAuditRows(
   return Readable.from(lines, { objectMode: false, encoding: 'utf8' });
 }
 
-async function* csvLines(
-  db: Queryable,
-  range: ExportRange,
-): AsyncGenerator<string> {
+async function* csvLines(db: Queryable, range: ExportRange): AsyncGenerator<string> {
   yield `${AUDIT_EXPORT_COLUMNS.join(',')}\r\n`;
   for await (const rows of rowBatches(db, range)) {
     yield rows.map(csvRow).join('');
@@ -70,10 +67,7 @@ function csvRow(row: ChainRow): string {
   return `${cells.join(',')}\r\n`;
 }
 
-async function* jsonLines(
-  db: Queryable,
-  range: ExportRange,
-): AsyncGenerator<string> {
+async function* jsonLines(db: Queryable, range: ExportRange): AsyncGenerator<string> {
   yield '[';
   let separator = '\n';
   for await (const rows of rowBatches(db, range)) {
@@ -88,10 +82,7 @@ function jsonRow(row: ChainRow): Record<string, string | null> {
   return Object.fromEntries(AUDIT_EXPORT_COLUMNS.map((column) => [column, row[column]]));
 }
 
-async function* rowBatches(
-  db: Queryable,
-  range: ExportRange,
-): AsyncGenerator<ChainRow[]> {
+async function* rowBatches(db: Queryable, range: ExportRange): AsyncGenerator<ChainRow[]> {
   const ids = await chainIdRange(db, range);
   if (ids === null) {
     return;

@@ -33,7 +33,10 @@ export interface StoredAuditEvent extends AuditEvent {
  * (src/audit/sql/audit_append.sql): the audit log's group commit sends the events that arrive
  * together here.
  */
-export async function appendAuditEvents(db: Queryable, events: readonly AuditEvent[]): Promise<void> {
+export async function appendAuditEvents(
+  db: Queryable,
+  events: readonly AuditEvent[],
+): Promise<void> {
   const rows = events.map((event) => ({
     at: event.at.toISOString(),
     actor: event.actor,

@@ -1,6 +1,5 @@
 /** The audit trail: append-only operator actions and security events (docs/security.md). */
-export { type AuditEntry, type AuditLog, createAuditLog } from './audit-log.ts';
-export type { AuditQuery, StoredAuditEvent } from './audit-repository.ts';
+
 export {
   type ChainVerdict,
   formatHead,
@@ -9,3 +8,5 @@ export {
   verifyAuditChain,
 } from './audit-chain.ts';
 export { AUDIT_EXPORT_COLUMNS, type AuditExportFormat, exportAuditRows } from './audit-export.ts';
+export { type AuditEntry, type AuditLog, createAuditLog } from './audit-log.ts';
+export type { AuditQuery, StoredAuditEvent } from './audit-repository.ts';

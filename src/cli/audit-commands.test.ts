@@ -19,7 +19,9 @@ describe('npx openibs audit:verify and audit:export', () => {
       openDb: async () => ({ ...testDb.db, close: async () => {} }),
       output,
     });
-    return commands[name]?.run(createCliContext([name, ...args], {}));
+    const command = commands[name];
+    assert.ok(command !== undefined, name);
+    return command.run(createCliContext([name, ...args], {}));
   };
 
   before(async () => {
@@ -28,7 +30,12 @@ describe('npx openibs audit:verify and audit:export', () => {
     const auditLog = createAuditLog({ db: testDb.db, clock });
     for (const actor of ['operator:ada', 'operator:=cmd', 'client:c1', 'anonymous']) {
       clock.advanceSeconds(60);
-      await auditLog.record({ actor, action: 'admin.post /admin/clients', outcome: '201' });
+      await auditLog.record({
+        actor,
+        action: 'admin.post /admin/clients',
+        target: null,
+        outcome: '201',
+      });
     }
   });
   after(() => testDb?.close());

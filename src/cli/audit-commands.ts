@@ -21,10 +21,7 @@ import type { CliContext } from './cli-context.ts';
  * auditor may run it against a copy of the database.
  */
 export function auditCommands(
-  deps: {
-    readonly openDb?: (context: CliContext) => Promise<Db>;
-    readonly output?: Writable;
-  } = {},
+  deps: { readonly openDb?: (context: CliContext) => Promise<Db>; readonly output?: Writable } = {},
 ): Record<string, CliCommand> {
   const openDb = deps.openDb ?? ((context) => createDb(loadConfig(context.env)));
   const withDb = async <T>(context: CliContext, fn: (db: Db) => Promise<T>): Promise<T> => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { after, before, describe, it } from 'node:test';
 import { createAuditLog, verifyAuditChain } from '../../src/audit/index.ts';
 import type { Db } from '../../src/db/db.ts';
 import { createPgDb } from '../../src/db/pg-db.ts';

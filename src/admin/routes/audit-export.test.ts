@@ -71,7 +71,9 @@ describe('GET /admin/audit/export', () => {
       assert.equal(response.statusCode, 200, response.body);
       assert.match(String(response.headers['content-type']), /^text\/csv/);
       const lines = response.body.split('\r\n');
-      assert.ok(lines[0]?.startsWith('id,at,actor,action,target,outcome,sourceIp,requestId,details'));
+      assert.ok(
+        lines[0]?.startsWith('id,at,actor,action,target,outcome,sourceIp,requestId,details'),
+      );
       assert.ok(lines[1]?.includes(`,"'=HYPERLINK(""http://x"")",`), lines[1]);
       assert.ok(lines[2]?.includes(",''quoted,"), lines[2]);
       assert.ok(lines[3]?.includes(",'-2+3,"), lines[3]);
@@ -91,7 +93,11 @@ describe('GET /admin/audit/export', () => {
       const rows: Row[] = (await get('?from=2026-03-02T11:00:00Z&to=2026-03-02T13:30:00Z')).json();
       assert.deepEqual(
         rows.map((row) => row.at),
-        ['2026-03-02T11:00:00.000000Z', '2026-03-02T12:00:00.000000Z', '2026-03-02T13:00:00.000000Z'],
+        [
+          '2026-03-02T11:00:00.000000Z',
+          '2026-03-02T12:00:00.000000Z',
+          '2026-03-02T13:00:00.000000Z',
+        ],
       );
       assertChained(rows);
       assert.deepEqual((await get('?from=2027-01-01')).json(), []);

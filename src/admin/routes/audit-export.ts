@@ -44,7 +44,9 @@ function sendExport(reply: FastifyReply, format: 'csv' | 'json', rows: Readable)
     .header('content-disposition', `attachment; filename="audit-events.${format}"`)
     .header('cache-control', 'no-store')
     .type(
-      format === 'csv' ? 'text/csv; charset=utf-8; header=present' : 'application/json; charset=utf-8',
+      format === 'csv'
+        ? 'text/csv; charset=utf-8; header=present'
+        : 'application/json; charset=utf-8',
     )
     .send(rows);
 }

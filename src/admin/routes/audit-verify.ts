@@ -31,7 +31,9 @@ export const auditVerifyRoute: FastifyPluginAsyncTypebox<AuditVerifyRouteOptions
     },
     async (request) => {
       const { head } = request.query;
-      const verdict = await auditLog.verify(head === undefined ? undefined : parseRecordedHead(head));
+      const verdict = await auditLog.verify(
+        head === undefined ? undefined : parseRecordedHead(head),
+      );
       return ok(
         verdict.ok ? 'The audit chain is intact.' : 'The audit chain is broken.',
         verdictView(verdict),
