@@ -24,7 +24,7 @@ export const OWNERS: Readonly<Record<string, readonly string[]>> = {
     'client_access',
     'dashboard_sessions',
   ],
-  'src/audit': ['audit_events'],
+  'src/audit': ['audit_events', 'audit_chain_head'],
   'src/idempotency': ['idempotency_requests'],
   'src/webhooks': ['webhook_endpoints', 'webhook_events', 'webhook_attempts', 'webhook_inbox'],
   'src/rails/nip': ['nip_simulator_sessions'],

@@ -1,13 +1,17 @@
+import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/database-unavailable.ts';
 import type { Db } from '../db/db.ts';
+import { createGroupCommit } from '../db/group-commit.ts';
 import { AppError, DATABASE_RETRY_AFTER_SECONDS } from '../errors/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
 import { escapeUnstorable, escapeUnstorableDeep } from '../shared/storable-text.ts';
+import { type ChainVerdict, type RecordedHead, verifyAuditChain } from './audit-chain.ts';
+import { type AuditExportFormat, type ExportRange, exportAuditRows } from './audit-export.ts';
 import {
   type AuditEvent,
   type AuditQuery,
-  insertAuditEvent,
+  appendAuditEvents,
   listAuditEvents,
 } from './audit-repository.ts';
 
@@ -30,6 +34,10 @@ export interface AuditLog {
    */
   recordOrRefuse(entry: AuditEntry): Promise<void>;
   list(query: AuditQuery): ReturnType<typeof listAuditEvents>;
+  /** Walks the whole hash chain (seconds per million rows): for an operator, not for polling. */
+  verify(recorded?: RecordedHead): Promise<ChainVerdict>;
+  /** The rows of a time range with their hashes, streamed (audit-export.ts). */
+  export(range: ExportRange, format: AuditExportFormat): Readable;
 }
 
 export function createAuditLog(deps: {
@@ -37,7 +45,18 @@ export function createAuditLog(deps: {
   readonly clock: Clock;
   readonly onError?: (error: unknown, entry: AuditEntry) => void;
 }): AuditLog {
-  const write = (entry: AuditEntry) => insertAuditEvent(deps.db, storable(deps.clock, entry));
+  // Events that arrive together are appended in one call: the chain's lock is held through a
+  // commit, so one append a commit would cap the trail at one event per commit's time.
+  const appends = createGroupCommit<AuditEvent, undefined>({
+    run: async (events) => {
+      await appendAuditEvents(deps.db, events);
+      return events.map(() => undefined);
+    },
+    maxBatch: 100,
+    // More would only wait for the chain's lock.
+    maxInFlight: 1,
+  });
+  const write = (entry: AuditEntry) => appends.submit(storable(deps.clock, entry));
   return {
     async record(entry) {
       try {
@@ -63,6 +82,8 @@ export function createAuditLog(deps: {
       }
     },
     list: (query) => listAuditEvents(deps.db, query),
+    verify: (recorded) => verifyAuditChain(deps.db, { recorded }),
+    export: (range, format) => exportAuditRows(deps.db, range, format),
   };
 }
 
@@ -72,6 +93,10 @@ export function createAuditLog(deps: {
  * visible `\uXXXX` escapes (an attacker's path or claim is recorded, not lost).
  */
 function storable(clock: Clock, entry: AuditEntry): AuditEvent {
+  const state = (value: AuditEvent['before']) =>
+    value === null || value === undefined
+      ? null
+      : (escapeUnstorableDeep(value) as AuditEvent['details']);
   const text = (value: string | null | undefined) =>
     value === null || value === undefined ? null : escapeUnstorable(value);
   return {
@@ -83,5 +108,9 @@ function storable(clock: Clock, entry: AuditEntry): AuditEvent {
     sourceIp: text(entry.request?.ip),
     requestId: text(entry.request?.id),
     details: escapeUnstorableDeep(entry.details ?? {}) as AuditEvent['details'],
+    operatorId: text(entry.operatorId),
+    sessionId: text(entry.sessionId),
+    before: state(entry.before),
+    after: state(entry.after),
   };
 }

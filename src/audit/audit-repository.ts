@@ -14,27 +14,44 @@ export interface AuditEvent {
   readonly requestId: string | null;
   /** Ids and outcomes only: never a secret, a token or a request body. */
   readonly details: Readonly<Record<string, unknown>>;
+  /**
+   * Filled by the personal operator identities to come (none writes them yet): the
+   * authenticated operator and session, and the record before and after the action.
+   */
+  readonly operatorId?: string | null | undefined;
+  readonly sessionId?: string | null | undefined;
+  readonly before?: Readonly<Record<string, unknown>> | null | undefined;
+  readonly after?: Readonly<Record<string, unknown>> | null | undefined;
 }
 
 export interface StoredAuditEvent extends AuditEvent {
   readonly id: string;
 }
 
-export async function insertAuditEvent(db: Queryable, event: AuditEvent): Promise<void> {
-  await db.query(
-    `INSERT INTO audit_events (at, actor, action, target, outcome, source_ip, request_id, details)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [
-      event.at,
-      event.actor,
-      event.action,
-      event.target,
-      event.outcome,
-      event.sourceIp,
-      event.requestId,
-      JSON.stringify(event.details),
-    ],
-  );
+/**
+ * Appends events, in order, as the next links of the hash chain, in one call and one commit
+ * (src/audit/sql/audit_append.sql): the audit log's group commit sends the events that arrive
+ * together here.
+ */
+export async function appendAuditEvents(
+  db: Queryable,
+  events: readonly AuditEvent[],
+): Promise<void> {
+  const rows = events.map((event) => ({
+    at: event.at.toISOString(),
+    actor: event.actor,
+    action: event.action,
+    target: event.target,
+    outcome: event.outcome,
+    sourceIp: event.sourceIp,
+    requestId: event.requestId,
+    details: event.details,
+    operatorId: event.operatorId ?? null,
+    sessionId: event.sessionId ?? null,
+    before: event.before ?? null,
+    after: event.after ?? null,
+  }));
+  await db.query('SELECT audit_append($1::jsonb)', [JSON.stringify(rows)]);
 }
 
 export interface AuditQuery {

@@ -4,6 +4,7 @@ import { createDb } from '../db/create-db.ts';
 import { migrate } from '../db/migrate.ts';
 import { readDemoClient } from '../sandbox/demo-client.ts';
 import { type CliCommand, call, required } from './admin-call.ts';
+import { auditCommands } from './audit-commands.ts';
 import type { CliContext } from './cli-context.ts';
 import { signClientAssertion } from './client-assertion-signer.ts';
 import { OPERATOR_COMMANDS } from './operator-commands.ts';
@@ -183,5 +184,6 @@ export const COMMANDS: Record<string, CliCommand> = {
     },
   },
   ...OPERATOR_COMMANDS,
+  ...auditCommands(),
   ...SANDBOX_COMMANDS,
 };

@@ -13,6 +13,10 @@ async function main(): Promise<void> {
     return;
   }
   const result = await command.run(context);
+  if (result === undefined) {
+    // The command wrote its own output (a stream).
+    return;
+  }
   process.stdout.write(
     typeof result === 'string' ? `${result}\n` : `${JSON.stringify(result, null, 2)}\n`,
   );

@@ -26,6 +26,12 @@ import {
   ReplayResultSchema,
   WebhookDeliverySchema,
 } from '../../webhooks/webhook-schemas.ts';
+import {
+  AuditExportQuery,
+  AuditExportRowSchema,
+  AuditVerifyQuery,
+  AuditVerifySchema,
+} from './audit-schemas.ts';
 import { UpdateVasCategoryBody, UpdateVasProductsBody } from './catalogue-schemas.ts';
 import {
   LienReleaseBody,
@@ -269,6 +275,9 @@ const bank = {
     query: AuditEventsQuery,
     answer: pagedEnvelopeSchema(AuditEventSchema),
   },
+  'GET /admin/audit/verify': { query: AuditVerifyQuery, answer: envelopeSchema(AuditVerifySchema) },
+  /** Streamed; JSON is a bare array of rows (no envelope), CSV the same rows as a table. */
+  'GET /admin/audit/export': { query: AuditExportQuery, answer: Type.Array(AuditExportRowSchema) },
   'PUT /admin/vas/service-categories/:id': {
     params: IdParams,
     body: UpdateVasCategoryBody,

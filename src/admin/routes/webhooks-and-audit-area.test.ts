@@ -9,6 +9,8 @@ describeAdminArea(
     'POST /admin/clients/:id/webhooks/replay',
     'POST /admin/clients/:id/webhooks/deliveries/:eventId/replay',
     'GET /admin/audit-events',
+    'GET /admin/audit/verify',
+    'GET /admin/audit/export',
   ],
   () => ({ method: 'GET', url: '/admin/audit-events' }),
 );

@@ -1,5 +1,5 @@
 -- One CSV cell of text someone else wrote (a narration, a reference), as csvCell
--- (src/modules/accounts/statement-csv.ts) writes it: text a spreadsheet would run as a formula
+-- (src/shared/csv-cell.ts) writes it: text a spreadsheet would run as a formula
 -- (a leading =, +, -, @, tab or carriage return, unless it is a plain number) gets a single
 -- quote in front; then RFC 4180 quoting (a cell with a comma, a quote or a line break goes in
 -- double quotes, its quotes doubled).

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { csvCell } from '../../shared/csv-cell.ts';
 import type { StatementExport } from './account-service.ts';
 
 /** The CSV's header row: the JSON statement row's fields, its time in Lagos as `date`. */
@@ -42,20 +43,4 @@ async function* csvChunks(statement: StatementExport): AsyncGenerator<string> {
 
 function csvLine(cells: readonly string[]): string {
   return `${cells.map(csvCell).join(',')}\r\n`;
-}
-
-/** A number as we write it (`-12.50`, `7`): left as a number for the spreadsheet to sum. */
-const OUR_NUMBER = /^-?\d+(\.\d+)?$/;
-/** What a spreadsheet reads as the start of a formula (OWASP's CSV injection list). */
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-/**
- * One cell: text a spreadsheet would run as a formula (`=HYPERLINK(...)`, `+1`, `-2+3`, `@SUM`,
- * a leading tab or carriage return) gets a single quote in front, which makes it text and shows
- * as typed; then RFC 4180 quoting (a cell with a comma, a quote or a line break goes in double
- * quotes, its quotes doubled).
- */
-export function csvCell(value: string): string {
-  const safe = FORMULA_START.test(value) && !OUR_NUMBER.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
