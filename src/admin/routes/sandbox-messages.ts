@@ -4,7 +4,7 @@ import { ErrorSchema } from '../../http/common-schemas.ts';
 import { paged } from '../../http/envelope.ts';
 import type { AlertInbox } from '../../modules/alerts/index.ts';
 import { adminContract } from '../contract/index.ts';
-import { sandboxMessageView } from './sandbox-message-view.ts';
+import { sandboxMessageView } from '../sandbox-message-view.ts';
 
 const inbox = adminContract['GET /admin/sandbox/messages'];
 

@@ -1,4 +1,4 @@
-import type { AlertMessage } from '../../modules/alerts/index.ts';
+import type { AlertMessage } from '../modules/alerts/index.ts';
 
 /** An alert message as the sandbox inbox shows it (SandboxMessageSchema). */
 export function sandboxMessageView(message: AlertMessage) {
