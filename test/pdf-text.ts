@@ -36,3 +36,17 @@ export async function pdfLines(bytes: Uint8Array): Promise<string[][]> {
   await pdf.destroy();
   return pages;
 }
+
+/** The totals block a statement PDF ends with, in naira, from its lines. */
+export function statementTotals(lines: readonly string[]) {
+  const amount = (label: RegExp) => {
+    const line = lines.find((text) => label.test(text)) ?? '';
+    return Number((line.split(' ').at(-1) ?? '').replaceAll(',', ''));
+  };
+  return {
+    opening: amount(/^Opening balance \d/),
+    credits: amount(/^Total credits \(\d+\)/),
+    debits: amount(/^Total debits \(\d+\)/),
+    closing: amount(/^Closing balance /),
+  };
+}

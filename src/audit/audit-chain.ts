@@ -13,7 +13,7 @@ const MAX_ID = '9223372036854775807';
 export const GENESIS_HASH = '0'.repeat(64);
 
 /** The fields a row's hash covers after its prev_hash, in the encoding's order. */
-const HASHED_FIELDS = [
+export const HASHED_FIELDS = [
   'id',
   'at',
   'actor',

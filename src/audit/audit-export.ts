@@ -1,28 +1,13 @@
 import { Readable } from 'node:stream';
 import type { Queryable } from '../db/db.ts';
 import { exactCsvCell } from '../shared/csv-cell.ts';
+import { HASHED_FIELDS } from './audit-chain.ts';
 import { type ChainRow, chainIdRange, readChainRows } from './audit-chain-repository.ts';
 
 export type AuditExportFormat = 'csv' | 'json';
 
 /** The export's columns: the hashed fields in the encoding's order, then prev_hash and hash. */
-export const AUDIT_EXPORT_COLUMNS = [
-  'id',
-  'at',
-  'actor',
-  'action',
-  'target',
-  'outcome',
-  'sourceIp',
-  'requestId',
-  'details',
-  'operatorId',
-  'sessionId',
-  'before',
-  'after',
-  'prevHash',
-  'hash',
-] as const satisfies readonly (keyof ChainRow)[];
+export const AUDIT_EXPORT_COLUMNS = [...HASHED_FIELDS, 'prevHash', 'hash'] as const;
 
 const BATCH = 500;
 

@@ -40,6 +40,9 @@ export interface AuditLog {
   export(range: ExportRange, format: AuditExportFormat): Readable;
 }
 
+/** Audit events that may wait for the chain's next append (one process). */
+const AUDIT_QUEUE_MAX_WAITING = 5_000;
+
 export function createAuditLog(deps: {
   readonly db: Db;
   readonly clock: Clock;
@@ -55,6 +58,12 @@ export function createAuditLog(deps: {
     maxBatch: 100,
     // More would only wait for the chain's lock.
     maxInFlight: 1,
+    // A database that stops keeping up must not grow this queue without end: past the bound an
+    // event is refused at once, which recordOrRefuse answers as AUDIT_TRAIL_UNAVAILABLE.
+    queue: {
+      maxWaiting: AUDIT_QUEUE_MAX_WAITING,
+      refuse: () => new Error('the audit trail has too many events waiting'),
+    },
   });
   const write = (entry: AuditEntry) => appends.submit(storable(deps.clock, entry));
   return {

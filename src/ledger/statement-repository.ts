@@ -189,8 +189,7 @@ export async function* readStatementLines(
   db: Queryable,
   span: { accountId: string; first: bigint; last: bigint; batch: number },
 ): AsyncGenerator<StatementLines> {
-  for (let from = span.first; from <= span.last; from += BigInt(span.batch)) {
-    const to = minBigInt(span.last, from + BigInt(span.batch) - 1n);
+  for (const [from, to] of numberBatches(span)) {
     yield await readLinesRange(db, span.accountId, from, to);
   }
 }
@@ -227,8 +226,7 @@ export async function* readStatementCsv(
   db: Queryable,
   span: { accountId: string; first: bigint; last: bigint; batch: number },
 ): AsyncGenerator<string> {
-  for (let from = span.first; from <= span.last; from += BigInt(span.batch)) {
-    const to = minBigInt(span.last, from + BigInt(span.batch) - 1n);
+  for (const [from, to] of numberBatches(span)) {
     yield await readCsvRange(db, span.accountId, from, to);
   }
 }
@@ -240,6 +238,13 @@ async function readCsvRange(db: Queryable, accountId: string, from: bigint, to: 
     to,
   ]);
   return rows[0]?.csv ?? '';
+}
+
+/** An export's entry numbers cut into batches: [from, to] each, both included, in order. */
+function* numberBatches(span: { first: bigint; last: bigint; batch: number }) {
+  for (let from = span.first; from <= span.last; from += BigInt(span.batch)) {
+    yield [from, minBigInt(span.last, from + BigInt(span.batch) - 1n)] as const;
+  }
 }
 
 function minBigInt(left: bigint, right: bigint): bigint {

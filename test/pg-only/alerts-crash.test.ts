@@ -3,81 +3,57 @@
 // test's process) receives the email. PGlite is one session inside one process: it cannot be
 // shared with a child process, nor survive its death.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { type ServerProcess, startServerProcess } from '../server-process.ts';
 import { SmtpReceiver } from '../smtp-receiver.ts';
-import { createTestDb, type TestDb } from '../test-db.ts';
+import { callApi, ServerFixture, sleep } from './server-fixture.ts';
 
-const ADMIN_TOKEN = 'alerts-crash-admin-token-0123456789abcdefghij';
-const TOKEN_SIGNING_SECRET = 'alerts-crash-signing-secret-0123456789abcdefghij';
 const CREDITS = 30;
-const HTTP_TIMEOUT_MS = 10_000;
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 describe('alerts survive a SIGKILL of the worker mid-batch (PostgreSQL)', {
   timeout: 240_000,
 }, () => {
-  let testDb: TestDb;
-  let dataDir: string;
+  const fixture = new ServerFixture('alerts-crash', {
+    adminToken: 'alerts-crash-admin-token-0123456789abcdefghij',
+    tokenSigningSecret: 'alerts-crash-signing-secret-0123456789abcdefghij',
+    publicBaseUrl: 'http://127.0.0.1',
+  });
   const receiver = new SmtpReceiver();
-  const servers: ServerProcess[] = [];
 
-  async function startServer(extra: Record<string, string>) {
-    assert.ok(testDb.url !== undefined);
-    const started = await startServerProcess({
-      DATABASE_URL: testDb.url,
-      IBS_ENV: 'sandbox',
-      DATA_DIR: dataDir,
-      ADMIN_TOKEN,
-      TOKEN_SIGNING_SECRET,
+  const startServer = (extra: Record<string, string>) =>
+    fixture.startServer({
       SMTP_URL: receiver.url(),
       ALERTS_BATCH_SIZE: '4',
       ALERTS_POLL_INTERVAL_MS: '20',
-      RATE_LIMIT_ADMIN_PER_MINUTE_PER_IP: '0',
       ...extra,
     });
-    servers.push(started.server);
-    return started;
-  }
 
-  async function admin(baseUrl: string, url: string, body: Record<string, unknown>) {
-    const response = await fetch(`${baseUrl}${url}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
-    });
-    const text = await response.text();
-    assert.ok(response.ok, `POST ${url} answered ${response.status}: ${text}`);
-    return (JSON.parse(text) as { data: Record<string, unknown> }).data;
-  }
+  const admin = async (baseUrl: string, url: string, body: Record<string, unknown>) =>
+    (
+      await callApi(
+        baseUrl,
+        'POST',
+        url,
+        {
+          authorization: `Bearer ${fixture.secrets.adminToken}`,
+        },
+        body,
+      )
+    ).data;
 
   const statuses = async (accountNumber: string) =>
-    testDb.db.query<{ id: string; status: string }>(
+    fixture.db.query<{ id: string; status: string }>(
       `SELECT id, status FROM alert_messages WHERE account_number = $1 AND channel = 'email'`,
       [accountNumber],
     );
 
   before(async () => {
-    testDb = await createTestDb();
-    assert.ok(testDb.url !== undefined, 'createTestDb gave a PostgreSQL database');
-    dataDir = await mkdtemp(path.join(tmpdir(), 'openibs-alerts-crash-'));
+    await fixture.open();
     await receiver.start();
   });
 
   after(async () => {
-    await Promise.all(servers.map((server) => server.kill()));
+    await fixture.close();
     await receiver.stop();
-    await testDb?.close();
-    if (dataDir !== undefined) {
-      await rm(dataDir, { recursive: true, force: true });
-    }
   });
 
   test('every credit alerts once: nothing lost, no Message-ID twice in the database', async () => {
@@ -132,7 +108,7 @@ describe('alerts survive a SIGKILL of the worker mid-batch (PostgreSQL)', {
     // At most the batch in flight at the kill arrives twice, under the same Message-ID, which
     // the receiving side de-duplicates (docs/alerts.md, "Exactly once at the customer's end").
     assert.ok(received.length - distinct.size <= 4, `${received.length - distinct.size} repeats`);
-    const [notices] = await testDb.db.query<{ left: number }>(
+    const [notices] = await fixture.db.query<{ left: number }>(
       'SELECT count(*)::int AS left FROM ledger_notices',
     );
     assert.equal(Number(notices?.left), 0);

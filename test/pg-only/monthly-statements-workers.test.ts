@@ -2,64 +2,43 @@
 // across the same month end at the same moment, run the monthly statements worker at once;
 // every opted-in account still gets exactly one statement. PGlite is one session inside one process: it cannot be shared.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { addMonths, lagosMonthOf, monthName } from '../../src/modules/alerts/statement-months.ts';
 import { lagosDayStart } from '../../src/shared/lagos-time.ts';
-import { type ServerProcess, startServerProcess } from '../server-process.ts';
 import { SmtpReceiver } from '../smtp-receiver.ts';
-import { createTestDb, type TestDb } from '../test-db.ts';
+import { callApi, ServerFixture, sleep } from './server-fixture.ts';
 
-const ADMIN_TOKEN = 'monthly-workers-admin-token-0123456789abcdefghij';
-const TOKEN_SIGNING_SECRET = 'monthly-workers-signing-secret-0123456789abcdefghij';
 const CLIENTS = 24;
-const HTTP_TIMEOUT_MS = 10_000;
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 describe('monthly statements with two worker processes (PostgreSQL)', { timeout: 240_000 }, () => {
-  let testDb: TestDb;
-  let dataDir: string;
+  const fixture = new ServerFixture('monthly-workers', {
+    adminToken: 'monthly-workers-admin-token-0123456789abcdefghij',
+    tokenSigningSecret: 'monthly-workers-signing-secret-0123456789abcdefghij',
+    publicBaseUrl: 'http://127.0.0.1',
+  });
   const receiver = new SmtpReceiver();
-  const servers: ServerProcess[] = [];
 
-  async function startServer() {
-    assert.ok(testDb.url !== undefined);
-    const started = await startServerProcess({
-      DATABASE_URL: testDb.url,
-      IBS_ENV: 'sandbox',
-      DATA_DIR: dataDir,
-      ADMIN_TOKEN,
-      TOKEN_SIGNING_SECRET,
+  const startServer = () =>
+    fixture.startServer({
       SMTP_URL: receiver.url(),
       // Small batches, so the two workers meet on many of them.
       MONTHLY_STATEMENTS_BATCH_SIZE: '3',
       MONTHLY_STATEMENTS_SEND_BATCH_SIZE: '2',
       ALERTS_POLL_INTERVAL_MS: '50',
-      RATE_LIMIT_ADMIN_PER_MINUTE_PER_IP: '0',
     });
-    servers.push(started.server);
-    return started;
-  }
 
-  async function admin(baseUrl: string, method: string, url: string, body?: object) {
-    const response = await fetch(`${baseUrl}${url}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${ADMIN_TOKEN}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
-    });
-    const text = await response.text();
-    assert.ok(response.ok, `${method} ${url} answered ${response.status}: ${text}`);
-    return (JSON.parse(text) as { data: Record<string, unknown> }).data;
-  }
+  const admin = async (baseUrl: string, method: string, url: string, body?: object) =>
+    (
+      await callApi(
+        baseUrl,
+        method,
+        url,
+        {
+          authorization: `Bearer ${fixture.secrets.adminToken}`,
+        },
+        body,
+      )
+    ).data;
 
   /** Moves a server's clock to an hour into the month after the one it reads now. */
   async function advanceIntoNextMonth(baseUrl: string) {
@@ -75,19 +54,13 @@ describe('monthly statements with two worker processes (PostgreSQL)', { timeout:
     receiver.received.filter((mail) => /statement of account/.test(mail.subject));
 
   before(async () => {
-    testDb = await createTestDb();
-    assert.ok(testDb.url !== undefined, 'createTestDb gave a PostgreSQL database');
-    dataDir = await mkdtemp(path.join(tmpdir(), 'openibs-monthly-workers-'));
+    await fixture.open();
     await receiver.start();
   });
 
   after(async () => {
-    await Promise.all(servers.map((server) => server.kill()));
+    await fixture.close();
     await receiver.stop();
-    await testDb?.close();
-    if (dataDir !== undefined) {
-      await rm(dataDir, { recursive: true, force: true });
-    }
   });
 
   test('each opted-in account gets one statement, whichever worker reaches it', async () => {
@@ -139,7 +112,7 @@ describe('monthly statements with two worker processes (PostgreSQL)', { timeout:
     for (const mail of emails) {
       assert.equal(mail.attachments[0]?.contentType, 'application/pdf');
     }
-    const [counts] = await testDb.db.query<{ recorded: number; emails: number; accounts: number }>(
+    const [counts] = await fixture.db.query<{ recorded: number; emails: number; accounts: number }>(
       `SELECT (SELECT count(*)::int FROM alert_statements WHERE month = $1::date) AS recorded,
               (SELECT count(*)::int FROM alert_messages
                 WHERE statement_month = $1::date AND channel = 'email') AS emails,

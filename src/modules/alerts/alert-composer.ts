@@ -7,7 +7,12 @@ import { findClientEmails } from '../clients/index.ts';
 import { type AlertBrand, alertValues } from './alert-content.ts';
 import type { AlertChannel, NewAlertMessage } from './alert-message.ts';
 import { findSuppressed, insertMessages } from './alert-repository.ts';
-import { type AlertTemplates, fillTemplate, type TemplateValues } from './alert-templates.ts';
+import {
+  type AlertTemplates,
+  fillTemplate,
+  type StatementTemplateValues,
+  type TemplateValues,
+} from './alert-templates.ts';
 import { SMS_MAX_LENGTH } from './providers/sms-provider.ts';
 
 /** Where a holder is told: the sub-account's own contacts, the client's email for its others. */
@@ -42,6 +47,31 @@ export async function findHolderContacts(
 export interface MessageContent {
   readonly email?: { readonly subject: string; readonly text: string; readonly html?: string };
   readonly sms?: { readonly text: string };
+}
+
+/**
+ * A message's content from a set of templates, on the channels asked for: the HTML escaped,
+ * the rest as text (alerts and monthly statements alike).
+ */
+export function renderContent(
+  templates: AlertTemplates,
+  values: TemplateValues | StatementTemplateValues,
+  channels: ledger.AlertChannels,
+): MessageContent {
+  return {
+    ...(channels.email
+      ? {
+          email: {
+            subject: fillTemplate(templates.subject, values, { escape: false }),
+            text: fillTemplate(templates.text, values, { escape: false }),
+            html: fillTemplate(templates.html, values, { escape: true }),
+          },
+        }
+      : {}),
+    ...(channels.sms
+      ? { sms: { text: fillTemplate(templates.sms, values, { escape: false }) } }
+      : {}),
+  };
 }
 
 /**
@@ -124,24 +154,6 @@ export interface AlertComposerDeps {
  * it, the messages; never both or neither.
  */
 export function createAlertComposer(deps: AlertComposerDeps) {
-  function contentOf(values: TemplateValues, channels: ledger.AlertChannels): MessageContent {
-    const { templates } = deps;
-    return {
-      ...(channels.email
-        ? {
-            email: {
-              subject: fillTemplate(templates.subject, values, { escape: false }),
-              text: fillTemplate(templates.text, values, { escape: false }),
-              html: fillTemplate(templates.html, values, { escape: true }),
-            },
-          }
-        : {}),
-      ...(channels.sms
-        ? { sms: { text: fillTemplate(templates.sms, values, { escape: false }) } }
-        : {}),
-    };
-  }
-
   async function composeBatch(): Promise<number> {
     return deps.db.transaction(async (tx) => {
       const notices = await ledger.lockNotices(tx, deps.batchSize);
@@ -176,7 +188,7 @@ export function createAlertComposer(deps: AlertComposerDeps) {
           key: `${notice.kind}:${notice.sourceId}:${notice.accountId}`,
           account,
           contacts: holder,
-          content: contentOf(values, notice.channels),
+          content: renderContent(deps.templates, values, notice.channels),
           at: notice.createdAt,
         });
       });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { openSubAccount, sandboxCredit, sendTransfer } from '../../../test/factories.ts';
-import { pdfLines } from '../../../test/pdf-text.ts';
+import { pdfLines, statementTotals } from '../../../test/pdf-text.ts';
 import {
   advanceClock,
   buildSandboxApp,
@@ -184,7 +184,7 @@ describe('monthly statements', { timeout: 120_000 }, () => {
       `statement-${both.accountNumber}-${month}-${month.slice(0, 8)}${lastDay(month)}.pdf`,
     );
     const lines = (await pdfLines(new Uint8Array(pdf?.content ?? []))).flat();
-    const totals = summary(lines);
+    const totals = statementTotals(lines);
     assert.deepEqual(totals, { opening: 0, credits: 1254.5, debits: 0, closing: 1254.5 });
     assert.equal(totals.opening + totals.credits - totals.debits, totals.closing);
     assert.ok(lines.some((line) => line.includes(`Payment to ${both.accountNumber}`)));
@@ -273,7 +273,12 @@ describe('monthly statements', { timeout: 120_000 }, () => {
     );
     // A month with no entry: opening = closing = the balance carried over.
     const lines = (await pdfLines(new Uint8Array(emails[1]?.attachments[0]?.content ?? []))).flat();
-    assert.deepEqual(summary(lines), { opening: 1254.5, credits: 0, debits: 0, closing: 1254.5 });
+    assert.deepEqual(statementTotals(lines), {
+      opening: 1254.5,
+      credits: 0,
+      debits: 0,
+      closing: 1254.5,
+    });
     assert.ok(lines.some((line) => line.includes(both.accountNumber)));
   });
 });
@@ -281,18 +286,4 @@ describe('monthly statements', { timeout: 120_000 }, () => {
 function lastDay(month: string): string {
   const next = lagosDayStart(addMonths(month, 1));
   return new Date(next.getTime()).toISOString().slice(8, 10);
-}
-
-/** The totals block after the last entry, in naira. */
-function summary(lines: readonly string[]) {
-  const amount = (label: RegExp) => {
-    const line = lines.find((text) => label.test(text)) ?? '';
-    return Number((line.split(' ').at(-1) ?? '').replaceAll(',', ''));
-  };
-  return {
-    opening: amount(/^Opening balance \d/),
-    credits: amount(/^Total credits \(\d+\)/),
-    debits: amount(/^Total debits \(\d+\)/),
-    closing: amount(/^Closing balance /),
-  };
 }

@@ -7,16 +7,12 @@ import { type Account, findMonthlyStatementAccounts } from '../accounts/index.ts
 import {
   findHolderContacts,
   holderMessages,
-  type MessageContent,
   queueMessages,
+  renderContent,
 } from './alert-composer.ts';
 import { type AlertBrand, maskAccountNumber, naira } from './alert-content.ts';
 import type { NewAlertMessage } from './alert-message.ts';
-import {
-  type AlertTemplates,
-  fillTemplate,
-  type StatementTemplateValues,
-} from './alert-templates.ts';
+import type { AlertTemplates, StatementTemplateValues } from './alert-templates.ts';
 import {
   addMonths,
   dueMonths,
@@ -118,33 +114,15 @@ export function createMonthlyStatements(deps: MonthlyStatementsDeps) {
         key: `statement:${account.id}:${run.month}`,
         account,
         contacts: holder,
-        content: contentOf(values, account.notificationSettings),
+        content: renderContent(deps.templates, values, {
+          email: account.notificationSettings.emailMonthlyStatement,
+          sms: account.notificationSettings.smsMonthlyStatement,
+        }),
         at: run.generatedAt,
       });
       messages.push(...made.map((message) => ({ ...message, statementMonth: run.month })));
     }
     return messages;
-  }
-
-  function contentOf(
-    values: StatementTemplateValues,
-    settings: Account['notificationSettings'],
-  ): MessageContent {
-    const { templates } = deps;
-    return {
-      ...(settings.emailMonthlyStatement
-        ? {
-            email: {
-              subject: fillTemplate(templates.subject, values, { escape: false }),
-              text: fillTemplate(templates.text, values, { escape: false }),
-              html: fillTemplate(templates.html, values, { escape: true }),
-            },
-          }
-        : {}),
-      ...(settings.smsMonthlyStatement
-        ? { sms: { text: fillTemplate(templates.sms, values, { escape: false }) } }
-        : {}),
-    };
   }
 
   return { composeBatch };

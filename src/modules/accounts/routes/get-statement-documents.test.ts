@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { adminHeaders, sandboxCredit, sendTransfer } from '../../../../test/factories.ts';
-import { pdfLines } from '../../../../test/pdf-text.ts';
+import { pdfLines, statementTotals } from '../../../../test/pdf-text.ts';
 import {
   describeAuthGuards,
   describeRecordIsolation,
@@ -103,7 +103,7 @@ describe('GET /accounts/:id/statement: PDF and CSV documents', () => {
       const text = pages.flat();
       assert.equal(text[0], 'Safe Haven Sandbox Bank');
       assert.ok(text.some((line) => line.startsWith('Account number: ')));
-      const amounts = summary(text);
+      const amounts = statementTotals(text);
       assert.equal(amounts.opening, 0);
       assert.equal(
         Math.round((amounts.opening + amounts.credits - amounts.debits) * 100),
@@ -123,7 +123,7 @@ describe('GET /accounts/:id/statement: PDF and CSV documents', () => {
     it('starts a range with the balance before it, in Lagos days', async () => {
       const response = await get('?format=pdf&fromDate=2026-03-02T10:00:00Z&toDate=2026-03-02');
       const text = (await pdfLines(response.rawPayload)).flat();
-      const amounts = summary(text);
+      const amounts = statementTotals(text);
       assert.equal(amounts.opening, 5000);
       assert.ok(text.some((line) => line.includes('Period: 2026-03-02 11:00 to 2026-03-02 23:59')));
       assert.equal(
@@ -136,7 +136,7 @@ describe('GET /accounts/:id/statement: PDF and CSV documents', () => {
       const response = await get('?format=pdf&fromDate=2026-01-01&toDate=2026-01-31');
       const pages = await pdfLines(response.rawPayload);
       assert.equal(pages.length, 1);
-      const amounts = summary(pages.flat());
+      const amounts = statementTotals(pages.flat());
       assert.deepEqual([amounts.credits, amounts.debits, amounts.closing], [0, 0, 0]);
     });
   });
@@ -260,20 +260,6 @@ describe('GET /accounts/:id/statement: PDF and CSV documents', () => {
 
 const money = (naira: number) =>
   naira.toLocaleString('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-
-/** The totals block after the last entry, in naira. */
-function summary(lines: string[]) {
-  const amount = (label: RegExp) => {
-    const line = lines.find((text) => label.test(text)) ?? '';
-    return Number((line.split(' ').at(-1) ?? '').replaceAll(',', ''));
-  };
-  return {
-    opening: amount(/^Opening balance \d/),
-    credits: amount(/^Total credits \(\d+\)/),
-    debits: amount(/^Total debits \(\d+\)/),
-    closing: amount(/^Closing balance /),
-  };
-}
 
 /** The quote a formula cell was given, taken off again (what the spreadsheet shows). */
 function unquoteFormula(cell: string): string {
