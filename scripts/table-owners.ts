@@ -23,6 +23,8 @@ export const OWNERS: Readonly<Record<string, readonly string[]>> = {
     'refresh_tokens',
     'client_access',
     'dashboard_sessions',
+    'operators',
+    'operator_api_keys',
   ],
   'src/audit': ['audit_events', 'audit_chain_head'],
   'src/idempotency': ['idempotency_requests'],

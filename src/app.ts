@@ -188,7 +188,7 @@ function adminOptions(deps: AppDeps, limits: AppLimits): AdminRoutesOptions {
   const { config, services } = deps;
   return {
     access: {
-      adminToken: deps.secrets.adminToken,
+      operators: services.operators,
       auditLog: services.auditLog,
       allowList: config.exposure.adminAllowList,
       limits: { everyRequest: limits.admin, failures: limits.adminFailures },

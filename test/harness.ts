@@ -36,6 +36,12 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/**
+ * Here the sessions' clock is the test clock (a server's is the wall clock): tests that move the
+ * bank's clock by hours keep their dashboard sign-in unless they test the idle timeout itself.
+ */
+const SESSIONS_OUTLAST_THE_CLOCK = { OPERATOR_SESSION_IDLE_SECONDS: '86400' };
+
 /** The app as production builds it, on a fresh database, with a clock the test controls. */
 export async function buildTestApp(
   env: Record<string, string> = {},
@@ -49,7 +55,12 @@ export async function buildTestApp(
   const testDb = await createTestDb(
     options.poolSize === undefined ? {} : { poolSize: options.poolSize },
   );
-  const config = loadConfig({ PUBLIC_BASE_URL: TEST_BASE_URL, ...NO_RATE_LIMITS, ...env });
+  const config = loadConfig({
+    PUBLIC_BASE_URL: TEST_BASE_URL,
+    ...NO_RATE_LIMITS,
+    ...SESSIONS_OUTLAST_THE_CLOCK,
+    ...env,
+  });
   const clock = new ManualClock(options.clockStart ?? new Date('2026-03-02T09:00:00.000Z'));
   // One service graph for the app and the services a test drives directly.
   const services = createServices({

@@ -1,15 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuditEntry, AuditLog } from '../audit/index.ts';
 
-const OPERATOR_LABEL = /^[A-Za-z0-9._@-]{1,64}$/;
 const ID_FIELDS = ['_id', 'id', 'accountNumber', 'reference', 'sessionId'] as const;
 
 /**
  * Every operator action (any admin call that is not a read) and every refused admin call lands
- * in the audit trail before the answer is sent: who (the `X-Operator` label the operator's tool
- * sends; the admin token itself is shared and never recorded), what (method and route), the
- * target (the route's ids, or the id of what was created), the outcome (the status) and from
- * where (the source IP). Request bodies are never recorded: they may hold keys and secrets.
+ * in the audit trail before the answer is sent: who (the authenticated operator and the
+ * credential or session they used, never a name the caller typed; a break-glass call with the
+ * shared admin token says so), what (method and route), the target (the route's ids, or the id
+ * of what was created), the outcome (the status) and from where (the source IP). Request bodies
+ * are never recorded: they may hold keys and secrets.
  *
  * An action is also recorded as `started` once it is authorised and valid, before it runs: a
  * crash cannot lose its trace, and when even that row cannot be written the action is refused
@@ -43,7 +43,7 @@ export function recordUnroutedAdminCall(
 ): Promise<void> {
   const path = request.url.split('?')[0] ?? '';
   return auditLog.record({
-    actor: operatorOf(request),
+    ...whoCalled(request),
     action: `admin.${request.method.toLowerCase()} unrouted`,
     target: null,
     outcome: String(status),
@@ -63,7 +63,7 @@ function isRead(method: string): boolean {
 function operatorCall(request: FastifyRequest, outcome: string, created?: string): AuditEntry {
   const params = (request.params ?? {}) as Record<string, unknown>;
   return {
-    actor: operatorOf(request),
+    ...whoCalled(request),
     action: `admin.${request.method.toLowerCase()} ${request.routeOptions.url ?? 'unknown-route'}`,
     target: targetOf(params, created),
     outcome,
@@ -72,14 +72,15 @@ function operatorCall(request: FastifyRequest, outcome: string, created?: string
   };
 }
 
-function operatorOf(request: FastifyRequest): string {
-  return `operator${operatorLabel(request) === 'operator' ? '' : `:${operatorLabel(request)}`}`;
-}
-
-/** The operator's `X-Operator` label, or `operator` when none (or no valid one) was sent. */
-export function operatorLabel(request: FastifyRequest): string {
-  const label = request.headers['x-operator'];
-  return typeof label === 'string' && OPERATOR_LABEL.test(label) ? label : 'operator';
+/** The authenticated operator, or `anonymous` for a call refused before it was authenticated. */
+function whoCalled(
+  request: FastifyRequest,
+): Pick<AuditEntry, 'actor' | 'operatorId' | 'sessionId'> {
+  // Undefined on a request the router refused before any admin scope decorated it.
+  const operator = request.operator ?? null;
+  return operator === null
+    ? { actor: 'anonymous', operatorId: null, sessionId: null }
+    : { actor: operator.actor, operatorId: operator.operatorId, sessionId: operator.sessionId };
 }
 
 function targetOf(params: Record<string, unknown>, created: string | undefined): string | null {
@@ -110,4 +111,9 @@ function createdId(payload: unknown): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The authenticated operator as records name them (a lien's releaser, ...): the audit actor. */
+export function operatorName(request: FastifyRequest): string {
+  return request.operator?.actor ?? 'anonymous';
 }

@@ -9,6 +9,7 @@ import {
 import type { Clock } from '../shared/clock.ts';
 import { createAccessTokenIssuer } from './access-tokens.ts';
 import { createDashboardSessions } from './dashboard-sessions.ts';
+import { createOperatorDirectory } from './operator-directory.ts';
 import { createRevocationList } from './revocation-list.ts';
 import { tokenRoute } from './routes/token.ts';
 import { createTokenService } from './token-service.ts';
@@ -19,11 +20,14 @@ export interface AuthModuleDeps extends CoreParts {
    * caller's own clock, and an operator's dashboard sign-in should not end with the bank's day.
    */
   readonly wallClock: Clock;
-  readonly secrets: Pick<Secrets, 'tokenSigningSecret'>;
+  readonly secrets: Pick<Secrets, 'tokenSigningSecret' | 'adminToken'>;
   readonly auditLog: AuditLog;
 }
 
-/** Access tokens and their revocations, the token endpoint's service, dashboard sessions. */
+/**
+ * Access tokens and their revocations, the token endpoint's service, dashboard sessions, and the
+ * operators' directory (who signs in to the admin API and the dashboard).
+ */
 function createAuthServices(deps: AuthModuleDeps) {
   const { config, db, clock } = deps;
   const accessTokens = createAccessTokenIssuer({
@@ -57,8 +61,16 @@ function createAuthServices(deps: AuthModuleDeps) {
     db,
     clock: deps.wallClock,
     ttlSeconds: config.exposure.dashboardSessionTtlSeconds,
+    idleSeconds: config.operators.sessionIdleSeconds,
   });
-  return { accessTokens, revocations, tokenService, dashboardSessions };
+  const operators = createOperatorDirectory({
+    db,
+    clock: deps.wallClock,
+    adminToken: deps.secrets.adminToken,
+    config: config.operators,
+    sessions: dashboardSessions,
+  });
+  return { accessTokens, revocations, tokenService, dashboardSessions, operators };
 }
 
 type AuthServices = ReturnType<typeof createAuthServices>;

@@ -12,6 +12,7 @@ import { type ExposureConfig, readExposureConfig } from './exposure-config.ts';
 import { type IdentityConfig, readIdentityConfig } from './identity-config.ts';
 import { type KycLimits, readKycLimits } from './kyc-limits.ts';
 import { type MetricsConfig, readMetricsConfig } from './metrics-config.ts';
+import { type OperatorsConfig, readOperatorsConfig } from './operators-config.ts';
 import { type ProviderGuardConfig, readProviderGuardConfig } from './provider-guard-config.ts';
 import { type RateLimitConfig, readRateLimitConfig } from './rate-limit-config.ts';
 import { type RetentionConfig, readRetentionConfig } from './retention-config.ts';
@@ -67,6 +68,8 @@ export interface Config {
   readonly providers: ProviderGuardConfig;
   readonly metrics: MetricsConfig;
   readonly alerts: AlertsConfig;
+  /** Operators' sign-in: break-glass, session idle timeout, API key lifetimes. */
+  readonly operators: OperatorsConfig;
 }
 
 export interface VasConfig {
@@ -211,6 +214,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metrics: readMetricsConfig(read, production),
     vas: readVasConfig(read),
     alerts: readAlertsConfig(read, production),
+    operators: readOperatorsConfig(read, production),
   };
   if (production && config.databaseUrl === undefined) {
     read.problems.push('production runs on PostgreSQL only: set DATABASE_URL');

@@ -23,7 +23,7 @@ const CLOCK = { now: '2026-03-02T09:00:00.000Z', offsetSeconds: 0, frozen: true 
 describe('the dashboard’s admin calls', () => {
   let app: FastifyInstance;
   let seen: Seen[] = [];
-  /** What the test does with the admin API, as the signed-in operator `ada`. */
+  /** What the test does with the admin API, with the signed-in session's credential. */
   let scenario: (admin: AdminApi) => Promise<unknown>;
   const run = async <T>(steps: (admin: AdminApi) => Promise<T>) => {
     scenario = steps;
@@ -41,7 +41,7 @@ describe('the dashboard’s admin calls', () => {
         seen.push({ method, url, params: JSON.stringify(request.params), body, headers, ip });
       }
     });
-    app.get('/page', async (request) => scenario(adminCaller(app, 'the-token', request, 'ada')));
+    app.get('/page', async (request) => scenario(adminCaller(app, 'the-token', request)));
     app.get('/admin/sandbox/clock', async () => ({
       statusCode: 200,
       message: 'Clock.',
@@ -75,11 +75,11 @@ describe('the dashboard’s admin calls', () => {
     assert.deepEqual(answer, { ok: true, statusCode: 200, message: 'Clock.', data: CLOCK });
   });
 
-  it('sends the admin token, the operator, the request id and the browser’s address', async () => {
+  it('sends the session’s credential (no typed name), the request id and the browser’s address', async () => {
     await run((admin) => admin.get('/admin/sandbox/clock'));
     const [call] = seen;
     assert.equal(call?.headers.authorization, 'Bearer the-token');
-    assert.equal(call?.headers['x-operator'], 'ada');
+    assert.equal(call?.headers['x-operator'], undefined);
     assert.match(String(call?.headers['x-request-id']), /^req-/);
     assert.equal(call?.ip, '10.9.8.7');
     assert.equal(call?.headers['content-type'], undefined);

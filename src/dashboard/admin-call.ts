@@ -83,14 +83,14 @@ export interface AdminApi {
 
 /**
  * The dashboard reads and acts only through the admin API, in process: the same route, checks,
- * validation, rate limits, allow-list and audit trail as an operator's own call. The audit trail
- * records the signed-in operator's label and the browser's address.
+ * validation, rate limits, allow-list, roles and audit trail as an operator's own call: it
+ * carries the signed-in session as its credential, so the admin API finds the operator (and
+ * their roles) itself, and the audit trail records them and the browser's address.
  */
 export function adminCaller(
   app: FastifyInstance,
-  adminToken: string,
+  credential: string,
   request: FastifyRequest,
-  operator: string,
 ): AdminApi {
   const call = async <M extends AdminMethod, P extends AdminPath<M>>(
     method: M,
@@ -104,8 +104,7 @@ export function adminCaller(
       url,
       remoteAddress: request.ip,
       headers: {
-        authorization: `Bearer ${adminToken}`,
-        'x-operator': operator,
+        authorization: `Bearer ${credential}`,
         'x-request-id': request.id,
         ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
       },
@@ -127,7 +126,7 @@ export function adminCaller(
     }
     return { ...body, ok: true, statusCode: response.statusCode };
   };
-  const download = downloader(app, adminToken, request, operator);
+  const download = downloader(app, credential, request);
   return {
     download: (path, ...[parts]) => download(path, parts),
     get: (path, ...[parts]) => call('GET', path, parts),
@@ -138,20 +137,14 @@ export function adminCaller(
 }
 
 /** The admin API's GET of a document, streamed through (see `AdminApi.download`). */
-function downloader(
-  app: FastifyInstance,
-  adminToken: string,
-  request: FastifyRequest,
-  operator: string,
-) {
+function downloader(app: FastifyInstance, credential: string, request: FastifyRequest) {
   return async (path: string, parts: unknown): Promise<AdminDownload | AdminFailure> => {
     const response = await app.inject({
       method: 'GET',
       url: requestOf(path, parts).url,
       remoteAddress: request.ip,
       headers: {
-        authorization: `Bearer ${adminToken}`,
-        'x-operator': operator,
+        authorization: `Bearer ${credential}`,
         'x-request-id': request.id,
       },
       payloadAsStream: true,

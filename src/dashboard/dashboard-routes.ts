@@ -70,6 +70,8 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app,
     store: options.sessionStore,
   });
   app.decorateRequest('dashboardOperator', '');
+  app.decorateRequest('dashboardCredential', '');
+  app.decorateRequest('dashboardActor', '');
   app.setErrorHandler(errorPage);
   app.addHook('onRequest', admitSignedInOperators(options.allowList, sessions));
   // Every change is a POST carrying the CSRF token of this browser's secret.
@@ -85,7 +87,6 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app,
 
   const tools = toolsFor({
     app,
-    adminToken: options.adminToken,
     sandbox: options.sandbox,
     secureCookies: options.secureCookies,
   });
@@ -150,6 +151,8 @@ function admitSignedInOperators(allowList: BlockList | undefined, sessions: Sess
         : reply.status(401).type('text/plain; charset=utf-8').send('Sign in first.');
     }
     request.dashboardOperator = session.operator;
+    request.dashboardCredential = session.credential;
+    request.dashboardActor = session.actor;
   };
 }
 

@@ -29,7 +29,6 @@ export type ToolsFor = (request: FastifyRequest, reply: FastifyReply) => Dashboa
 
 export interface ToolsDeps {
   readonly app: FastifyInstance;
-  readonly adminToken: string;
   readonly sandbox: boolean;
   readonly secureCookies: boolean;
 }
@@ -42,7 +41,7 @@ export function toolsFor(deps: ToolsDeps): ToolsFor {
     const notice = readNotice(request, reply);
     const sendHtml = (body: Html) => reply.type('text/html; charset=utf-8').send(body.value);
     return {
-      admin: adminCaller(deps.app, deps.adminToken, request, operator),
+      admin: adminCaller(deps.app, request.dashboardCredential, request),
       operator,
       csrf,
       sandbox: deps.sandbox,
@@ -115,5 +114,9 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in operator's label (set by the dashboard's session guard). */
     dashboardOperator: string;
+    /** The signed-in session as the admin API's credential (session.ts). */
+    dashboardCredential: string;
+    /** The signed-in operator as the audit trail names them. */
+    dashboardActor: string;
   }
 }

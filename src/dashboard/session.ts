@@ -1,12 +1,18 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DashboardSessions } from '../auth/dashboard-sessions.ts';
+import { SESSION_CREDENTIAL_PREFIX } from '../auth/operator-directory.ts';
 
 export const SESSION_COOKIE = 'openibs_dashboard';
 export const DASHBOARD_PATH = '/dashboard';
 
-/** Who is signed in: the label the audit trail records for each action. */
+/** Who is signed in, and the credential the dashboard's admin calls carry for them. */
 export interface DashboardSession {
+  /** The operator's email, or a break-glass sign-in's name: what pages show. */
   readonly operator: string;
+  /** How the audit trail names them: `operator:<email>`, or `break-glass:<name>`. */
+  readonly actor: string;
+  /** The session as an admin API credential: the admin API finds the operator from it. */
+  readonly credential: string;
 }
 
 const OPERATOR_LABEL = /^[A-Za-z0-9._@-]{1,64}$/;
@@ -16,7 +22,7 @@ export function isOperatorLabel(label: string): boolean {
 }
 
 export interface SessionCookies {
-  open(reply: FastifyReply, operator: string): Promise<void>;
+  open(reply: FastifyReply, operator: string, operatorId?: string | null): Promise<void>;
   read(request: FastifyRequest): Promise<DashboardSession | undefined>;
   close(request: FastifyRequest, reply: FastifyReply): Promise<void>;
 }
@@ -55,8 +61,8 @@ export function sessionCookies(options: {
       : undefined;
   };
   return {
-    async open(reply, operator) {
-      const { secret } = await options.store.open(operator);
+    async open(reply, operator, operatorId = null) {
+      const { secret } = await options.store.open(operator, operatorId);
       reply.setCookie(SESSION_COOKIE, secret, { ...cookieOptions, maxAge: options.ttlSeconds });
     },
     async read(request) {
@@ -65,7 +71,13 @@ export function sessionCookies(options: {
         return undefined;
       }
       const session = await options.store.find(secret);
-      return session === undefined ? undefined : { operator: session.operator };
+      return session === undefined
+        ? undefined
+        : {
+            operator: session.operator,
+            actor: `${session.operatorId === null ? 'break-glass' : 'operator'}:${session.operator}`,
+            credential: `${SESSION_CREDENTIAL_PREFIX}${secret}`,
+          };
     },
     async close(request, reply) {
       const secret = secretOf(request);

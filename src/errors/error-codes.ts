@@ -101,6 +101,10 @@ export const ERROR_CODES = {
     httpStatus: 403,
     message: 'The merchant has not registered the origins of its checkout pages.',
   },
+  ROLE_REQUIRED: {
+    httpStatus: 403,
+    message: 'Your operator roles do not allow this action.',
+  },
   SANDBOX_ONLY: { httpStatus: 403, message: 'This operation is only available in sandbox.' },
   ROUTE_NOT_FOUND: { httpStatus: 404, message: 'Route not found.' },
   BULK_BATCH_NOT_FOUND: { httpStatus: 404, message: 'No bulk transfer batch has this id.' },
@@ -109,6 +113,10 @@ export const ERROR_CODES = {
     httpStatus: 409,
     message:
       'The sandbox was reset while this request was being handled: what it did before the reset is gone. Send it again.',
+  },
+  OPERATOR_EXISTS: {
+    httpStatus: 409,
+    message: 'An operator with this email address exists already.',
   },
   DUPLICATE_REFERENCE: {
     httpStatus: 409,

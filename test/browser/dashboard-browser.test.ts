@@ -206,7 +206,7 @@ describe('Operator dashboard in a real browser', { skip }, () => {
     await rowWith(page, 'Acme Stores').getByRole('link', { name: 'Acme Stores' }).waitFor(WAIT);
     const audit = page.locator('section[aria-labelledby="latest-actions"]');
     await rowWith(audit, 'dashboard.sign-in').first().waitFor(WAIT);
-    assert.match((await audit.textContent()) ?? '', /operator:ada\.obi/);
+    assert.match((await audit.textContent()) ?? '', /break-glass:ada\.obi/);
 
     // A one-click link signs in a browser with no cookie, once.
     const { ticket } = testApp.services.dashboardLoginLinks.issue();

@@ -288,7 +288,7 @@ describe('README quick start on a fresh machine', { timeout: 240_000 }, () => {
     assert.deepEqual(
       { actor: events[0]?.actor, action: events[0]?.action, target: events[0]?.target },
       {
-        actor: 'operator:ada',
+        actor: 'break-glass:ada',
         action: 'admin.post /admin/clients/:id/revoke-tokens',
         target: demo.ibsClientId,
       },

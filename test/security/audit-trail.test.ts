@@ -122,7 +122,7 @@ describe('the audit trail', () => {
       const done = newest[2 * index + 1] as AuditRow;
       for (const row of [started, done]) {
         assert.equal(row.action, action);
-        assert.equal(row.actor, 'operator:ada.ops');
+        assert.equal(row.actor, 'break-glass:ada.ops');
         assert.equal(row.sourceIp, '10.1.2.3');
         assert.ok(!Number.isNaN(Date.parse(row.at)));
       }
@@ -217,9 +217,9 @@ describe('the audit trail', () => {
   });
 
   it('filters by action area, actor and target, and pages', async () => {
-    const byActor = await events('&actor=operator:ada.ops');
+    const byActor = await events('&actor=break-glass:ada.ops');
     assert.ok(byActor.data.length >= 9);
-    assert.ok(byActor.data.every((row) => row.actor === 'operator:ada.ops'));
+    assert.ok(byActor.data.every((row) => row.actor === 'break-glass:ada.ops'));
     const area = await events('&action=token');
     assert.ok(area.data.length >= 2);
     assert.ok(area.data.every((row) => row.action.startsWith('token.')));
@@ -282,7 +282,7 @@ describe('the audit trail', () => {
     await testApp.db.exec(`
       CREATE FUNCTION audit_events_refuse_test() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
-        IF NEW.actor = 'operator:unrecorded' THEN RAISE EXCEPTION 'audit write refused'; END IF;
+        IF NEW.actor = 'break-glass:unrecorded' THEN RAISE EXCEPTION 'audit write refused'; END IF;
         RETURN NEW;
       END $$;
       CREATE TRIGGER audit_events_refuse_test BEFORE INSERT ON audit_events

@@ -266,7 +266,7 @@ describe('dashboard security', () => {
       );
       assert.equal(row?.status, 'Completed');
       const audit = await testApp.services.auditLog.list({
-        actor: 'operator:ivan',
+        actor: 'break-glass:ivan',
         offset: 0,
         limit: 50,
       });

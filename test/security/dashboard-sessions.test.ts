@@ -88,7 +88,7 @@ describe('dashboard sessions end on the server, on every process', () => {
       offset: 0,
       limit: 10,
     });
-    assert.equal(events.events[0]?.actor, 'operator:security-desk');
+    assert.equal(events.events[0]?.actor, 'break-glass:security-desk');
     assert.equal(events.events[0]?.outcome, '200');
     // A new sign-in afterwards works as before.
     await one.signIn('carol');

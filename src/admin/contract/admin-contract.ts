@@ -1,4 +1,5 @@
 import { type TSchema, Type } from 'typebox';
+import type { OperatorRole } from '../../auth/operator-roles.ts';
 import { envelopeSchema, IdParams, pagedEnvelopeSchema } from '../../http/common-schemas.ts';
 import {
   AccountSchema,
@@ -101,6 +102,11 @@ import {
 
 /** One admin route's wire contract: what it takes, and what it answers when it succeeds. */
 export interface AdminRouteContract {
+  /**
+   * The role an operator needs for this route (docs/operators.md): reads need `viewer`; the
+   * admin API refuses a route that has none, and the role matrix test covers every entry.
+   */
+  readonly role: OperatorRole;
   readonly params?: TSchema;
   readonly query?: TSchema;
   readonly body?: TSchema;
@@ -114,76 +120,107 @@ export interface AdminRouteContract {
 }
 
 const client = {
-  'GET /admin/clients': { query: AdminPageQuery, answer: pagedEnvelopeSchema(ClientSchema) },
+  'GET /admin/clients': {
+    role: 'viewer',
+    query: AdminPageQuery,
+    answer: pagedEnvelopeSchema(ClientSchema),
+  },
   'POST /admin/clients': {
+    role: 'security',
     body: CreateClientBody,
     status: 201,
     answer: envelopeSchema(ClientSchema),
   },
-  'GET /admin/clients/:id': { params: IdParams, answer: envelopeSchema(ClientSchema) },
+  'GET /admin/clients/:id': {
+    role: 'viewer',
+    params: IdParams,
+    answer: envelopeSchema(ClientSchema),
+  },
   'GET /admin/clients/:id/apps': {
+    role: 'viewer',
     params: IdParams,
     answer: envelopeSchema(Type.Array(AppWithKeysSchema)),
   },
   'POST /admin/clients/:id/apps': {
+    role: 'security',
     params: IdParams,
     body: RegisterAppBody,
     status: 201,
     answer: envelopeSchema(AppSchema),
   },
   'POST /admin/clients/:id/apps/:appId/revoke': {
+    role: 'security',
     params: AppParams,
     answer: envelopeSchema(RevokedSchema),
   },
   'POST /admin/clients/:id/apps/:appId/keys': {
+    role: 'security',
     params: AppParams,
     body: AddAppKeyBody,
     status: 201,
     answer: envelopeSchema(AppKeySchema),
   },
   'POST /admin/clients/:id/apps/:appId/keys/:keyId/revoke': {
+    role: 'security',
     params: AppKeyParams,
     answer: envelopeSchema(RevokedSchema),
   },
-  'GET /admin/clients/:id/access': { params: IdParams, answer: envelopeSchema(ClientAccessSchema) },
+  'GET /admin/clients/:id/access': {
+    role: 'viewer',
+    params: IdParams,
+    answer: envelopeSchema(ClientAccessSchema),
+  },
   'POST /admin/clients/:id/disable': {
+    role: 'security',
     params: IdParams,
     answer: envelopeSchema(ClientAccessSchema),
   },
   'POST /admin/clients/:id/enable': {
+    role: 'security',
     params: IdParams,
     answer: envelopeSchema(ClientAccessSchema),
   },
   'POST /admin/clients/:id/revoke-tokens': {
+    role: 'security',
     params: IdParams,
     answer: envelopeSchema(ClientAccessSchema),
   },
   'GET /admin/clients/:id/checkout-settings': {
+    role: 'viewer',
     params: IdParams,
     answer: envelopeSchema(CheckoutSettingsSchema),
   },
   'PUT /admin/clients/:id/checkout-settings': {
+    role: 'security',
     params: IdParams,
     body: CheckoutSettingsBody,
     answer: envelopeSchema(CheckoutSettingsSchema),
   },
-  'GET /admin/clients/:id/webhook': { params: IdParams, answer: envelopeSchema(WebhookUrlSchema) },
+  'GET /admin/clients/:id/webhook': {
+    role: 'viewer',
+    params: IdParams,
+    answer: envelopeSchema(WebhookUrlSchema),
+  },
   'PUT /admin/clients/:id/webhook': {
+    role: 'security',
     params: IdParams,
     body: SetWebhookBody,
     answer: envelopeSchema(WebhookSetSchema),
   },
   'GET /admin/clients/:id/webhooks/deliveries': {
+    role: 'viewer',
     params: IdParams,
     query: ListDeliveriesQuery,
     answer: pagedEnvelopeSchema(WebhookDeliverySchema),
   },
   'POST /admin/clients/:id/webhooks/replay': {
+    role: 'support',
     params: IdParams,
     body: ReplayBody,
     answer: envelopeSchema(ReplayResultSchema),
   },
   'POST /admin/clients/:id/webhooks/deliveries/:eventId/replay': {
+    role: 'support',
     params: DeliveryParams,
     answer: envelopeSchema(WebhookDeliverySchema),
   },
@@ -192,76 +229,92 @@ const client = {
 /** A client's records, as its own API shows them, and the accounts by number. */
 const records = {
   'GET /admin/clients/:id/accounts': {
+    role: 'viewer',
     params: IdParams,
     query: ClientAccountsQuery,
     answer: pagedEnvelopeSchema(AccountSchema),
   },
   'GET /admin/clients/:id/accounts/:accountId/statement': {
+    role: 'viewer',
     params: ClientAccountParams,
     query: StatementDocumentQuery,
     answer: pagedEnvelopeSchema(StatementRowSchema),
   },
   'GET /admin/clients/:id/transfers': {
+    role: 'viewer',
     params: IdParams,
     query: AdminTransfersQuery,
     answer: pagedEnvelopeSchema(TransferSchema),
   },
   'GET /admin/clients/:id/bulk-transfers': {
+    role: 'viewer',
     params: IdParams,
     query: AdminPageQuery,
     answer: pagedEnvelopeSchema(BulkBatchSchema),
   },
   'GET /admin/clients/:id/transfers/:transferId/story': {
+    role: 'viewer',
     params: ClientTransferParams,
     answer: envelopeSchema(TransferStorySchema),
   },
   'GET /admin/clients/:id/virtual-accounts': {
+    role: 'viewer',
     params: IdParams,
     query: AdminPageQuery,
     answer: pagedEnvelopeSchema(VirtualAccountWithPaymentsSchema),
   },
   'GET /admin/clients/:id/vas-purchases': {
+    role: 'viewer',
     params: IdParams,
     query: VasPurchasesQuery,
     answer: pagedEnvelopeSchema(PurchaseTransactionSchema),
   },
   'GET /admin/clients/:id/ussd-references': {
+    role: 'viewer',
     params: IdParams,
     query: UssdReferencesQuery,
     answer: pagedEnvelopeSchema(UssdReferenceSchema),
   },
   'GET /admin/clients/:id/checkout-sessions': {
+    role: 'viewer',
     params: IdParams,
     query: CheckoutSessionsQuery,
     answer: pagedEnvelopeSchema(CheckoutVerifySchema),
   },
   'GET /admin/clients/:id/identity-verifications': {
+    role: 'viewer',
     params: IdParams,
     query: AdminPageQuery,
     answer: pagedEnvelopeSchema(VerificationOperatorSchema),
   },
   'GET /admin/accounts/:accountNumber': {
+    role: 'viewer',
     params: AccountNumberParams,
     answer: envelopeSchema(AccountSchema),
   },
   'POST /admin/accounts/:accountNumber/freeze': {
+    role: 'support',
     params: AccountNumberParams,
     answer: envelopeSchema(AccountSchema),
   },
   'POST /admin/accounts/:accountNumber/unfreeze': {
+    role: 'support',
     params: AccountNumberParams,
     answer: envelopeSchema(AccountSchema),
   },
   'GET /admin/accounts/:accountNumber/liens': {
+    role: 'viewer',
     params: AccountNumberParams,
     answer: envelopeSchema(LiensSchema),
   },
   'POST /admin/liens/:id/release': {
+    role: 'finance',
     params: IdParams,
     body: LienReleaseBody,
     answer: envelopeSchema(LienSchema),
   },
   'POST /admin/transfers/:id/reversal': {
+    role: 'finance',
     params: IdParams,
     body: ReversalBody,
     answer: envelopeSchema(ReversalOutcomeSchema),
@@ -270,101 +323,135 @@ const records = {
 
 /** The bank as a whole: its ledger, its catalogue, the audit trail, the dashboard's sessions. */
 const bank = {
-  'GET /admin/ledger': { answer: envelopeSchema(LedgerOverviewSchema) },
+  'GET /admin/ledger': { role: 'viewer', answer: envelopeSchema(LedgerOverviewSchema) },
   'GET /admin/audit-events': {
+    role: 'viewer',
     query: AuditEventsQuery,
     answer: pagedEnvelopeSchema(AuditEventSchema),
   },
-  'GET /admin/audit/verify': { query: AuditVerifyQuery, answer: envelopeSchema(AuditVerifySchema) },
+  'GET /admin/audit/verify': {
+    role: 'viewer',
+    query: AuditVerifyQuery,
+    answer: envelopeSchema(AuditVerifySchema),
+  },
   /** Streamed; JSON is a bare array of rows (no envelope), CSV the same rows as a table. */
-  'GET /admin/audit/export': { query: AuditExportQuery, answer: Type.Array(AuditExportRowSchema) },
+  'GET /admin/audit/export': {
+    role: 'viewer',
+    query: AuditExportQuery,
+    answer: Type.Array(AuditExportRowSchema),
+  },
   'PUT /admin/vas/service-categories/:id': {
+    role: 'support',
     params: IdParams,
     body: UpdateVasCategoryBody,
     answer: envelopeSchema(CategorySchema),
   },
   'PUT /admin/vas/service-categories/:id/products': {
+    role: 'support',
     params: IdParams,
     body: UpdateVasProductsBody,
     answer: envelopeSchema(Type.Array(ProductSchema)),
   },
   'POST /admin/dashboard/login-links': {
+    role: 'security',
     status: 201,
     answer: envelopeSchema(DashboardLoginLinkSchema),
   },
-  'POST /admin/dashboard/sessions/end-all': { answer: envelopeSchema(EndedSessionsSchema) },
+  'POST /admin/dashboard/sessions/end-all': {
+    role: 'security',
+    answer: envelopeSchema(EndedSessionsSchema),
+  },
 } as const satisfies Record<string, AdminRouteContract>;
 
 /** The sandbox's controls (each answers SANDBOX_ONLY in production). */
 const sandbox = {
   'POST /admin/sandbox/credits': {
+    role: 'finance',
     body: SandboxCreditBody,
     status: 201,
     answer: envelopeSchema(SandboxPaymentSchema),
   },
   'POST /admin/sandbox/virtual-account-payments': {
+    role: 'finance',
     body: SandboxVirtualAccountPaymentBody,
     status: 201,
     answer: envelopeSchema(SandboxPaymentSchema),
   },
   'POST /admin/sandbox/ussd-dials': {
+    role: 'finance',
     body: SandboxUssdDialBody,
     answer: envelopeSchema(SandboxPaymentSchema),
   },
   'POST /admin/sandbox/nip/next-outcome': {
+    role: 'support',
     body: NipNextOutcomeBody,
     answer: envelopeSchema(NipOutcomeQueueSchema),
   },
   'POST /admin/sandbox/bulk-transfers': {
+    role: 'finance',
     body: SandboxBulkTransferBody,
     status: 202,
     answer: envelopeSchema(BulkBatchSchema),
   },
   'POST /admin/sandbox/nip/returns': {
+    role: 'finance',
     body: NipReturnBody,
     answer: envelopeSchema(TransferSchema),
   },
   'POST /admin/sandbox/nip/recalls': {
+    role: 'finance',
     body: NipRecallBody,
     answer: envelopeSchema(RecallOutcomeSchema),
   },
-  'GET /admin/sandbox/clock': { answer: envelopeSchema(SandboxClockSchema) },
+  'GET /admin/sandbox/clock': { role: 'viewer', answer: envelopeSchema(SandboxClockSchema) },
   'POST /admin/sandbox/clock': {
+    role: 'support',
     body: SandboxClockBody,
     answer: envelopeSchema(SandboxClockSchema),
   },
   'GET /admin/sandbox/webhooks': {
+    role: 'viewer',
     query: SandboxWebhooksQuery,
     answer: pagedEnvelopeSchema(SandboxWebhookSchema),
   },
   'GET /admin/sandbox/messages': {
+    role: 'viewer',
     query: SandboxMessagesQuery,
     answer: pagedEnvelopeSchema(SandboxMessageSchema),
   },
   'GET /admin/sandbox/messages/:id': {
+    role: 'viewer',
     params: IdParams,
     answer: envelopeSchema(SandboxMessageSchema),
   },
   'GET /admin/sandbox/faults': {
+    role: 'viewer',
     query: SandboxFaultsQuery,
     answer: envelopeSchema(Type.Array(SandboxFaultSchema)),
   },
   'POST /admin/sandbox/faults': {
+    role: 'support',
     body: SandboxFaultBody,
     status: 201,
     answer: envelopeSchema(SandboxFaultSchema),
   },
   'DELETE /admin/sandbox/faults': {
+    role: 'support',
     query: SandboxFaultsQuery,
     answer: envelopeSchema(ClearedSchema),
   },
-  'DELETE /admin/sandbox/faults/:id': { params: IdParams, answer: envelopeSchema(ClearedSchema) },
-  'GET /admin/sandbox/fixtures': { answer: envelopeSchema(FixturesSchema) },
+  'DELETE /admin/sandbox/faults/:id': {
+    role: 'support',
+    params: IdParams,
+    answer: envelopeSchema(ClearedSchema),
+  },
+  'GET /admin/sandbox/fixtures': { role: 'viewer', answer: envelopeSchema(FixturesSchema) },
   'POST /admin/sandbox/fixtures': {
+    role: 'admin',
     body: FixturesSchema,
     answer: envelopeSchema(FixturesSummarySchema),
   },
-  'POST /admin/sandbox/reset': { answer: envelopeSchema(SandboxResetSchema) },
+  'POST /admin/sandbox/reset': { role: 'admin', answer: envelopeSchema(SandboxResetSchema) },
 } as const satisfies Record<string, AdminRouteContract>;
 
 /**

@@ -32,7 +32,7 @@ describe('GET /admin/audit-events', () => {
     );
     for (const event of body.data) {
       assert.equal(event.action, 'admin.post /admin/clients/:id/disable');
-      assert.equal(event.actor, 'operator:ngozi');
+      assert.equal(event.actor, 'break-glass:ngozi');
       assert.equal(event.target, clientId);
       assert.deepEqual(event.details, { params: { id: clientId } });
       assert.equal(event.at, testApp.clock.now().toISOString());
@@ -41,17 +41,17 @@ describe('GET /admin/audit-events', () => {
   });
 
   it('200: filters by actor and target, pages, and an unmatched filter finds nothing', async () => {
-    const byActor = (await get('?actor=operator:ngozi&limit=100')).json();
+    const byActor = (await get('?actor=break-glass:ngozi&limit=100')).json();
     assert.ok(byActor.data.length >= 1);
     for (const event of byActor.data) {
-      assert.equal(event.actor, 'operator:ngozi');
+      assert.equal(event.actor, 'break-glass:ngozi');
     }
     const byTarget = (await get(`?target=${clientId}&limit=100`)).json();
     assert.ok(byTarget.data.length >= 1);
     for (const event of byTarget.data) {
       assert.equal(event.target, clientId);
     }
-    const none = (await get('?actor=operator:nobody')).json();
+    const none = (await get('?actor=break-glass:nobody')).json();
     assert.deepEqual(none.data, []);
     assert.equal(none.pagination.total, 0);
     const paged = (await get('?limit=1&page=0')).json();

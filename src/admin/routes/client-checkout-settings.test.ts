@@ -30,7 +30,7 @@ describe('GET and PUT /admin/clients/:id/checkout-settings', () => {
       `SELECT actor, target FROM audit_events
         WHERE action = 'admin.put /admin/clients/:id/checkout-settings' ORDER BY id DESC LIMIT 1`,
     );
-    assert.deepEqual(row, { actor: 'operator:ngozi', target: clientId });
+    assert.deepEqual(row, { actor: 'break-glass:ngozi', target: clientId });
   });
 
   it('400 for an origin with a path, and for an unknown client', async () => {

@@ -2,7 +2,9 @@ import type { BlockList } from 'node:net';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AuditLog } from '../../audit/index.ts';
 import type { DashboardSessions } from '../../auth/dashboard-sessions.ts';
-import { requireAdminToken } from '../../http/plugins/admin-auth.ts';
+import type { OperatorDirectory } from '../../auth/operator-directory.ts';
+import type { OperatorRole } from '../../auth/operator-roles.ts';
+import { requireOperator } from '../../http/plugins/admin-auth.ts';
 import type { Limiter, Lockout } from '../../http/plugins/rate-limits.ts';
 import type { AlertInbox } from '../../modules/alerts/index.ts';
 import type { UssdGatewaySimulator } from '../../modules/ussd/index.ts';
@@ -12,6 +14,7 @@ import type { FixturesService } from '../../sandbox/fixtures/index.ts';
 import type { Clock, SandboxClock } from '../../shared/clock.ts';
 import type { Kobo } from '../../shared/money.ts';
 import type { WebhookInbox } from '../../webhooks/inbox.ts';
+import { adminContract } from '../contract/index.ts';
 import { recordOperatorActions } from '../operator-audit.ts';
 import {
   type AccountsAndMoneyRoutesOptions,
@@ -29,7 +32,8 @@ import {
 
 /** Who may reach the admin API, and where what operators do is recorded. */
 export interface AdminAccess {
-  readonly adminToken: string;
+  /** Who a bearer credential is (docs/operators.md), and the operators' own records. */
+  readonly operators: OperatorDirectory;
   /** Per IP address: every operator request, and the wrong tokens that lock an address out. */
   readonly limits?: { readonly everyRequest: Limiter; readonly failures: Lockout };
   /** Only these addresses reach the admin API (ADMIN_ALLOWED_IPS); undefined: any. */
@@ -90,19 +94,32 @@ export interface AdminRoutesOptions {
 }
 
 /**
- * Operator API under /admin, authenticated by the admin token, registered by area: clients and
+ * Operator API under /admin, for authenticated operators with the route's role, registered by area: clients and
  * their access, accounts and money, the sandbox's controls, webhooks and the audit trail.
  */
 export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (app, options) => {
   const { access } = options;
   recordOperatorActions(app, access.auditLog);
-  requireAdminToken(app, access.adminToken, access.limits, access.allowList);
+  requireOperator(
+    app,
+    { authenticate: access.operators.authenticate, roleOf },
+    access.limits,
+    access.allowList,
+  );
   const routeOptions = areaOptions(options);
   await app.register(clientsAndAccessRoutes, routeOptions);
   await app.register(accountsAndMoneyRoutes, routeOptions);
   await app.register(sandboxControlRoutes, routeOptions);
   await app.register(webhooksAndAuditRoutes, routeOptions);
 };
+
+/** The role the admin contract's table gives a route, by method and route URL. */
+function roleOf(method: string, url: string): OperatorRole | undefined {
+  const key = `${method} ${url}`;
+  return Object.hasOwn(adminContract, key)
+    ? adminContract[key as keyof typeof adminContract].role
+    : undefined;
+}
 
 /** The groups, spread out under the names the route files ask for. */
 function areaOptions(options: AdminRoutesOptions): AreaOptions {

@@ -94,7 +94,7 @@ describe('admin liens: GET /admin/accounts/:accountNumber/liens, POST /admin/lie
       'SELECT released_by FROM ledger_liens WHERE id = $1',
       [first],
     );
-    assert.equal(rows[0]?.released_by, 'ngozi');
+    assert.equal(rows[0]?.released_by, 'break-glass:ngozi');
     const entries = await entryCount(testApp.db);
     const again = await release(first);
     assert.equal(again.statusCode, 200, again.body);

@@ -4,7 +4,7 @@ import { ok } from '../../http/envelope.ts';
 import { type AccountService, lienView } from '../../modules/accounts/index.ts';
 import type { LienService } from '../../modules/transfers/index.ts';
 import { adminContract } from '../contract/index.ts';
-import { operatorLabel } from '../operator-audit.ts';
+import { operatorName } from '../operator-audit.ts';
 
 const list = adminContract['GET /admin/accounts/:accountNumber/liens'];
 const release = adminContract['POST /admin/liens/:id/release'];
@@ -53,7 +53,7 @@ export const lienRoutes: FastifyPluginAsyncTypebox<LienRoutesOptions> = async (
     },
     async (request) => {
       const released = await liens.release(request.params.id, {
-        operator: operatorLabel(request),
+        operator: operatorName(request),
         reason: request.body.reason.trim(),
       });
       return ok('Lien released.', lienView(released));

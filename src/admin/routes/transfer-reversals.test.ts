@@ -86,8 +86,8 @@ describe('POST /admin/transfers/:id/reversal', () => {
           .json()
           .data.map((event: { actor: string; outcome: string }) => [event.actor, event.outcome]),
         [
-          ['operator:ngozi', '200'],
-          ['operator:ngozi', 'started'],
+          ['break-glass:ngozi', '200'],
+          ['break-glass:ngozi', 'started'],
         ],
       );
       await assertLedgerInvariants(testApp.db);

@@ -14,7 +14,7 @@ export interface TransferReversalRouteOptions {
 /**
  * POST /admin/transfers/:id/reversal: an operator reverses an intra-bank transfer made in error
  * (either side's `_id`), with the reason. Executed once: asked again, even at once, it answers
- * the reversal as it was done. The audit trail records the operator (X-Operator) and the
+ * the reversal as it was done. The audit trail records the authenticated operator and the
  * transfer (docs/api.md, "Operator reversals").
  */
 export const transferReversalRoute: FastifyPluginAsyncTypebox<

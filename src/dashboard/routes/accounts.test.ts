@@ -110,7 +110,7 @@ describe('dashboard: client accounts page', () => {
     assert.equal(await accountStatus(), 'Active');
     assert.match((await browser.get(`${base}/accounts`)).body, /unfrozen\./);
     const recorded = await testApp.services.auditLog.list({
-      actor: 'operator:olu',
+      actor: 'break-glass:olu',
       offset: 0,
       limit: 100,
     });

@@ -49,18 +49,18 @@ describe('dashboard: audit trail', () => {
   });
 
   it('filters by who and keeps the filter on the next page', async () => {
-    const page = await browser.get('/dashboard/audit?actor=operator:tunde');
+    const page = await browser.get('/dashboard/audit?actor=break-glass:tunde');
     const who = column(page.body, 'Who');
     assert.equal(who.length, 26);
-    assert.ok(who.every((actor) => actor === 'operator:tunde'));
-    assert.match(page.body, /value="operator:tunde"/);
+    assert.ok(who.every((actor) => actor === 'break-glass:tunde'));
+    assert.match(page.body, /value="break-glass:tunde"/);
     const signIns = await browser.get('/dashboard/audit?action=dashboard');
     assert.deepEqual(column(signIns.body, 'What'), ['dashboard.sign-in']);
-    assert.deepEqual(column(signIns.body, 'Who'), ['operator:ada']);
+    assert.deepEqual(column(signIns.body, 'Who'), ['break-glass:ada']);
   });
 
   it('a filter that matches nothing says so', async () => {
-    const page = await browser.get('/dashboard/audit?actor=operator:nobody');
+    const page = await browser.get('/dashboard/audit?actor=break-glass:nobody');
     assert.match(page.body, /Nothing matches\./);
   });
 });

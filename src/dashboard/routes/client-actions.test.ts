@@ -15,7 +15,8 @@ describe('dashboard: client actions', () => {
   let base: string;
 
   const auditActions = async () =>
-    (await testApp.services.auditLog.list({ actor: 'operator:olu', offset: 0, limit: 200 })).events;
+    (await testApp.services.auditLog.list({ actor: 'break-glass:olu', offset: 0, limit: 200 }))
+      .events;
   const access = async () =>
     (await adminAnswer(testApp.app, `/admin/clients/${signedIn.client.ibsClientId}/access`)).data;
 

@@ -69,11 +69,11 @@ describe('dashboard: release a lien', () => {
     assert.equal(released.headers.location, accountPage);
     const page = await browser.get(accountPage);
     assert.match(page.body, /Lien released: ₦400\.00 written off/);
-    assert.deepEqual(await lienRow(lienId), { status: 'released', released_by: 'olu' });
+    assert.deepEqual(await lienRow(lienId), { status: 'released', released_by: 'break-glass:olu' });
     const balances = await balancesOf(testApp, signedIn.headers, signedIn.client.mainAccountId);
     assert.equal(balances.locked, 0);
     const audit = await testApp.services.auditLog.list({
-      actor: 'operator:olu',
+      actor: 'break-glass:olu',
       offset: 0,
       limit: 50,
     });

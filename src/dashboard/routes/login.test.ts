@@ -40,7 +40,7 @@ describe('dashboard: sign-in and sign-out', () => {
     assert.equal(page.statusCode, 200);
     assert.match(page.body, /<span class="who">ada\.obi<\/span>/);
     const event = await lastEvent('dashboard.sign-in');
-    assert.equal(event.actor, 'operator:ada.obi');
+    assert.equal(event.actor, 'break-glass:ada.obi');
     assert.equal(event.outcome, '200');
   });
 
@@ -76,13 +76,13 @@ describe('dashboard: sign-in and sign-out', () => {
     assert.equal(browser.cookies.has('openibs_dashboard'), false);
   });
 
-  it('a one-time link signs in once, as operator:local', async () => {
+  it('a one-time link signs in once, as break-glass:local', async () => {
     const { ticket } = testApp.services.dashboardLoginLinks.issue();
     const browser = new DashboardBrowser(testApp.app, '10.0.0.4');
     const used = await browser.get(`/dashboard/login/${ticket}`);
     assert.equal(used.statusCode, 303);
     assert.equal((await browser.get('/dashboard')).statusCode, 200);
-    assert.equal((await lastEvent('dashboard.sign-in-link')).actor, 'operator:local');
+    assert.equal((await lastEvent('dashboard.sign-in-link')).actor, 'break-glass:local');
     const again = await new DashboardBrowser(testApp.app, '10.0.0.4').get(
       `/dashboard/login/${ticket}`,
     );
@@ -98,6 +98,6 @@ describe('dashboard: sign-in and sign-out', () => {
     assert.equal(out.headers.location, '/dashboard/login');
     assert.equal((await browser.get('/dashboard')).statusCode, 303);
     const event = await lastEvent('dashboard.sign-out');
-    assert.equal(event.actor, 'operator:bisi');
+    assert.equal(event.actor, 'break-glass:bisi');
   });
 });

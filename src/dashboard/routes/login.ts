@@ -42,7 +42,7 @@ export const loginRoutes: FastifyPluginAsync<LoginRoutesOptions> = async (app, o
   );
 
   app.post(`${DASHBOARD_PATH}/logout`, { schema: { hide: true } }, async (request, reply) => {
-    await audit(request, `operator:${request.dashboardOperator}`, 'dashboard.sign-out', 200);
+    await audit(request, request.dashboardActor, 'dashboard.sign-out', 200);
     await options.sessions.close(request, reply);
     return reply.redirect(`${DASHBOARD_PATH}/login`, 303);
   });
@@ -86,7 +86,7 @@ function signInWithAdminToken(options: LoginRoutesOptions, audit: AuditSignIn) {
       await options.signInFailures?.countFailure(request);
       return showSignIn(reply, 401, 'That is not the admin token.');
     }
-    await audit(request, `operator:${operator}`, 'dashboard.sign-in', 200);
+    await audit(request, `break-glass:${operator}`, 'dashboard.sign-in', 200);
     await options.sessions.open(reply, operator);
     return reply.redirect(DASHBOARD_PATH, 303);
   };
@@ -108,7 +108,7 @@ function signInWithLink(options: LoginRoutesOptions, audit: AuditSignIn) {
         'This sign-in link was used already or has expired. Run `npx openibs dashboard` for a new one, or sign in with the admin token.',
       );
     }
-    await audit(request, `operator:${LOCAL_OPERATOR}`, 'dashboard.sign-in-link', 200);
+    await audit(request, `break-glass:${LOCAL_OPERATOR}`, 'dashboard.sign-in-link', 200);
     await options.sessions.open(reply, LOCAL_OPERATOR);
     return reply.redirect(DASHBOARD_PATH, 303);
   };

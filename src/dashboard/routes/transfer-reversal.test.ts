@@ -93,7 +93,7 @@ describe('dashboard: reverse an intra-bank transfer', () => {
     assert.match(twinPage.body, /The lien it left/);
     assert.match(twinPage.body, /Reversal of \d{30}: Wrong beneficiary/);
     const audit = await testApp.services.auditLog.list({
-      actor: 'operator:olu',
+      actor: 'break-glass:olu',
       offset: 0,
       limit: 50,
     });

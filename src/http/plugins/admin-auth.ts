@@ -1,25 +1,43 @@
 import { type BlockList, isIP } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { OperatorIdentity } from '../../auth/operator-directory.ts';
+import { type OperatorRole, rolesAllow } from '../../auth/operator-roles.ts';
 import { AppError } from '../../errors/app-error.ts';
-import { constantTimeEqual } from '../../shared/hashing.ts';
 import type { Limiter, Lockout } from './rate-limits.ts';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The operator an admin request was authenticated as (null before, and elsewhere). */
+    operator: OperatorIdentity | null;
+  }
+}
+
+export interface OperatorAuthentication {
+  /** The identity behind a bearer credential; `label`: a break-glass caller's own name. */
+  authenticate(bearer: string, label?: string): Promise<OperatorIdentity | undefined>;
+  /** The role a route needs (the admin contract's table); undefined: none declared. */
+  roleOf(method: string, url: string): OperatorRole | undefined;
+}
+
 /**
- * Operator routes: `Authorization: Bearer <ADMIN_TOKEN>`, compared in constant time. Every
- * request counts against a per-IP limit, and a wrong token against a much smaller one that locks
- * the address out: once it is spent, the address's requests are refused before any token is
- * compared, the right one too, so guessing goes no faster than the failure limit. With an
- * allow-list, any other address finds no admin API at all (404, as for a route that does not
- * exist).
+ * Operator routes: `Authorization: Bearer <credential>`, a personal API key, the dashboard's
+ * session, or the shared admin token while break-glass is open (docs/operators.md). Every
+ * request counts against a per-IP limit, and a credential that opens nothing against a much
+ * smaller one that locks the address out: once it is spent, the address's requests are refused
+ * before any credential is looked at, so guessing goes no faster than the failure limit. Then
+ * the route's role: one the operator does not hold is a 403, and so is a route that declares
+ * none (a new route cannot slip through without one). With an allow-list, any other address
+ * finds no admin API at all (404, as for a route that does not exist).
  */
-export function requireAdminToken(
+export function requireOperator(
   app: FastifyInstance,
-  adminToken: string,
+  auth: OperatorAuthentication,
   limits: { readonly everyRequest: Limiter; readonly failures: Lockout } = NO_LIMITS,
   allowList?: BlockList,
 ): void {
+  app.decorateRequest('operator', null);
   app.addHook('onRequest', async (request) => {
     if (allowList !== undefined && !allowed(allowList, request)) {
       throw new AppError(
@@ -30,11 +48,35 @@ export function requireAdminToken(
     await limits.failures.refuseIfLocked(request);
     await limits.everyRequest(request);
     const presented = BEARER.exec(request.headers.authorization ?? '')?.[1];
-    if (presented === undefined || !constantTimeEqual(presented, adminToken)) {
+    const identity =
+      presented === undefined ? undefined : await auth.authenticate(presented, labelOf(request));
+    if (identity === undefined) {
       await limits.failures.countFailure(request);
-      throw new AppError('UNAUTHORIZED', 'A valid admin token is required.');
+      throw new AppError('UNAUTHORIZED', 'A valid operator credential is required.');
+    }
+    request.operator = identity;
+    const url = request.routeOptions.url;
+    if (url === undefined) {
+      return;
+    }
+    const needed = auth.roleOf(request.method, url);
+    if (needed === undefined || !rolesAllow(identity.roles, needed)) {
+      throw new AppError(
+        'ROLE_REQUIRED',
+        needed === undefined
+          ? 'This admin route declares no role: no operator may use it.'
+          : `This action needs the ${needed} role.`,
+      );
     }
   });
+}
+
+const OPERATOR_LABEL = /^[A-Za-z0-9._@-]{1,64}$/;
+
+/** A break-glass caller's `X-Operator` name (recorded as claimed, never trusted as identity). */
+function labelOf(request: FastifyRequest): string | undefined {
+  const label = request.headers['x-operator'];
+  return typeof label === 'string' && OPERATOR_LABEL.test(label) ? label : undefined;
 }
 
 /** Whether the request's source address is on an allow-list (the admin API, the dashboard). */
