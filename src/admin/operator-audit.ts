@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuditEntry, AuditLog } from '../audit/index.ts';
+import type { OperatorIdentity } from '../auth/operator-directory.ts';
+import { AppError } from '../errors/app-error.ts';
 
 const ID_FIELDS = ['_id', 'id', 'accountNumber', 'reference', 'sessionId'] as const;
 
@@ -116,4 +118,24 @@ function createdId(payload: unknown): string | undefined {
 /** The authenticated operator as records name them (a lien's releaser, ...): the audit actor. */
 export function operatorName(request: FastifyRequest): string {
   return request.operator?.actor ?? 'anonymous';
+}
+
+/** The authenticated caller of an admin route (the admin scope's guard has set it). */
+export function callerOf(request: FastifyRequest): OperatorIdentity {
+  if (request.operator === null || request.operator === undefined) {
+    throw new AppError('UNAUTHORIZED');
+  }
+  return request.operator;
+}
+
+/** The caller's own operator id: a break-glass caller is nobody in particular and has none. */
+export function personalOperatorId(request: FastifyRequest): string {
+  const { operatorId } = callerOf(request);
+  if (operatorId === null) {
+    throw new AppError(
+      'FORBIDDEN',
+      'The break-glass admin token belongs to no operator: sign in as yourself for this.',
+    );
+  }
+  return operatorId;
 }

@@ -8,10 +8,6 @@ export const OPERATOR_ROLES = ['viewer', 'support', 'finance', 'security', 'admi
 
 export type OperatorRole = (typeof OPERATOR_ROLES)[number];
 
-export function isOperatorRole(value: unknown): value is OperatorRole {
-  return typeof value === 'string' && (OPERATOR_ROLES as readonly string[]).includes(value);
-}
-
 /** Whether an operator holding `held` may use a route that needs `needed`. */
 export function rolesAllow(held: readonly OperatorRole[], needed: OperatorRole): boolean {
   return needed === 'viewer' ? held.length > 0 : held.includes(needed);

@@ -44,6 +44,18 @@ import {
   ReversalOutcomeSchema,
 } from './clawback-schemas.ts';
 import {
+  CreateOperatorBody,
+  EndedOperatorSessionsSchema,
+  IssueApiKeyBody,
+  IssuedApiKeySchema,
+  MyKeyParams,
+  OperatorApiKeySchema,
+  OperatorKeyParams,
+  OperatorRolesBody,
+  OperatorSchema,
+  WhoAmISchema,
+} from './operator-admin-schemas.ts';
+import {
   AddAppKeyBody,
   AppKeyParams,
   AppKeySchema,
@@ -363,6 +375,79 @@ const bank = {
   },
 } as const satisfies Record<string, AdminRouteContract>;
 
+/** The bank's operators: who they are, their roles, their keys and sessions (docs/operators.md). */
+const operators = {
+  'GET /admin/operators': {
+    role: 'admin',
+    query: AdminPageQuery,
+    answer: pagedEnvelopeSchema(OperatorSchema),
+  },
+  'POST /admin/operators': {
+    role: 'admin',
+    body: CreateOperatorBody,
+    status: 201,
+    answer: envelopeSchema(OperatorSchema),
+  },
+  'GET /admin/operators/me': { role: 'viewer', answer: envelopeSchema(WhoAmISchema) },
+  'GET /admin/operators/me/api-keys': {
+    role: 'viewer',
+    answer: envelopeSchema(Type.Array(OperatorApiKeySchema)),
+  },
+  'POST /admin/operators/me/api-keys': {
+    role: 'viewer',
+    body: IssueApiKeyBody,
+    status: 201,
+    answer: envelopeSchema(IssuedApiKeySchema),
+  },
+  'POST /admin/operators/me/api-keys/:keyId/revoke': {
+    role: 'viewer',
+    params: MyKeyParams,
+    answer: envelopeSchema(OperatorApiKeySchema),
+  },
+  'POST /admin/operators/me/sign-out-everywhere': {
+    role: 'viewer',
+    answer: envelopeSchema(EndedOperatorSessionsSchema),
+  },
+  'GET /admin/operators/:id': {
+    role: 'admin',
+    params: IdParams,
+    answer: envelopeSchema(OperatorSchema),
+  },
+  'PUT /admin/operators/:id/roles': {
+    role: 'admin',
+    params: IdParams,
+    body: OperatorRolesBody,
+    answer: envelopeSchema(OperatorSchema),
+  },
+  'POST /admin/operators/:id/disable': {
+    role: 'admin',
+    params: IdParams,
+    answer: envelopeSchema(OperatorSchema),
+  },
+  'POST /admin/operators/:id/enable': {
+    role: 'admin',
+    params: IdParams,
+    answer: envelopeSchema(OperatorSchema),
+  },
+  'POST /admin/operators/:id/api-keys': {
+    role: 'admin',
+    params: IdParams,
+    body: IssueApiKeyBody,
+    status: 201,
+    answer: envelopeSchema(IssuedApiKeySchema),
+  },
+  'POST /admin/operators/:id/api-keys/:keyId/revoke': {
+    role: 'security',
+    params: OperatorKeyParams,
+    answer: envelopeSchema(OperatorApiKeySchema),
+  },
+  'POST /admin/operators/:id/sessions/end': {
+    role: 'security',
+    params: IdParams,
+    answer: envelopeSchema(EndedOperatorSessionsSchema),
+  },
+} as const satisfies Record<string, AdminRouteContract>;
+
 /** The sandbox's controls (each answers SANDBOX_ONLY in production). */
 const sandbox = {
   'POST /admin/sandbox/credits': {
@@ -460,4 +545,4 @@ const sandbox = {
  * published ones match), and the dashboard's calls are typed from them: a changed answer breaks
  * the dashboard's build.
  */
-export const adminContract = { ...client, ...records, ...bank, ...sandbox };
+export const adminContract = { ...client, ...records, ...bank, ...operators, ...sandbox };

@@ -13,4 +13,5 @@ export type {
   AdminRouteKey,
   AdminRouteOf,
 } from './contract-types.ts';
+export { OperatorApiKeySchema, OperatorSchema } from './operator-admin-schemas.ts';
 export { ClientSchema } from './operator-schemas.ts';

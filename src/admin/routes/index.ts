@@ -24,6 +24,7 @@ import {
   type ClientsAndAccessRoutesOptions,
   clientsAndAccessRoutes,
 } from './clients-and-access-area.ts';
+import { type OperatorsRoutesOptions, operatorsRoutes } from './operators-area.ts';
 import { type SandboxControlRoutesOptions, sandboxControlRoutes } from './sandbox-controls-area.ts';
 import {
   type WebhooksAndAuditRoutesOptions,
@@ -71,6 +72,7 @@ export interface SandboxControls {
 
 /** What every area's route files take, each option under the name its route asks for. */
 type AreaOptions = ClientsAndAccessRoutesOptions &
+  OperatorsRoutesOptions &
   AccountsAndMoneyRoutesOptions &
   SandboxControlRoutesOptions &
   WebhooksAndAuditRoutesOptions;
@@ -80,6 +82,7 @@ export type AdminServices = Omit<
   AreaOptions,
   | keyof AdminBank
   | 'auditLog'
+  | 'operators'
   | 'dashboardLoginLinks'
   | 'dashboardSessions'
   | `sandbox${'Network' | 'UssdGateway' | 'Clock' | 'WebhookInbox' | 'MessageInbox' | 'Faults' | 'Fixtures'}`
@@ -108,6 +111,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
   );
   const routeOptions = areaOptions(options);
   await app.register(clientsAndAccessRoutes, routeOptions);
+  await app.register(operatorsRoutes, routeOptions);
   await app.register(accountsAndMoneyRoutes, routeOptions);
   await app.register(sandboxControlRoutes, routeOptions);
   await app.register(webhooksAndAuditRoutes, routeOptions);
@@ -128,6 +132,7 @@ function areaOptions(options: AdminRoutesOptions): AreaOptions {
     ...options.services,
     ...options.bank,
     auditLog: options.access.auditLog,
+    operators: options.access.operators,
     dashboardLoginLinks: dashboard?.loginLinks,
     dashboardSessions: dashboard?.sessions,
     sandboxNetwork: sandbox.network,
