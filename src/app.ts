@@ -234,6 +234,9 @@ function dashboardOptions(deps: AppDeps, limits: AppLimits): DashboardOptions {
     allowList: config.exposure.adminAllowList,
     sessionStore: services.dashboardSessions,
     signInFailures: limits.adminFailures,
+    singleSignOn: services.singleSignOn,
+    operators: services.operators,
+    publicBaseUrl: config.publicBaseUrl,
   };
 }
 

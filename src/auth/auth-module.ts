@@ -12,6 +12,7 @@ import { createDashboardSessions } from './dashboard-sessions.ts';
 import { createOperatorDirectory } from './operator-directory.ts';
 import { createRevocationList } from './revocation-list.ts';
 import { tokenRoute } from './routes/token.ts';
+import { createSingleSignOn } from './single-sign-on.ts';
 import { createTokenService } from './token-service.ts';
 
 export interface AuthModuleDeps extends CoreParts {
@@ -70,7 +71,9 @@ function createAuthServices(deps: AuthModuleDeps) {
     config: config.operators,
     sessions: dashboardSessions,
   });
-  return { accessTokens, revocations, tokenService, dashboardSessions, operators };
+  // Discovery waits for the first sign-in: a provider that is down does not stop the bank.
+  const singleSignOn = config.sso === undefined ? undefined : createSingleSignOn(config.sso);
+  return { accessTokens, revocations, tokenService, dashboardSessions, operators, singleSignOn };
 }
 
 type AuthServices = ReturnType<typeof createAuthServices>;

@@ -20,6 +20,8 @@ import {
   updateOperatorStatus,
 } from './operator-repository.ts';
 import { OPERATOR_ROLES, type OperatorRole } from './operator-roles.ts';
+import { signInWithSso } from './operator-sso-sign-in.ts';
+import type { SsoIdentity } from './sso-identity.ts';
 
 /** Personal API keys start so; the dashboard's in-process calls carry its session so. */
 export const API_KEY_PREFIX = 'oibs_opk_';
@@ -104,6 +106,7 @@ export function createOperatorDirectory(deps: {
     revokeApiKey: (operatorId: string, keyId: string) =>
       revokeOperatorApiKey(db, operatorId, keyId, clock.now()),
     endSessions: (operatorId: string) => deps.sessions.endForOperator(operatorId),
+    signInWithSso: (identity: SsoIdentity) => signInWithSso(db, clock, identity),
   };
 
   async function sessionIdentity(secret: string): Promise<OperatorIdentity | undefined> {

@@ -202,3 +202,31 @@ export async function findApiKeyOwner(
   );
   return rows[0];
 }
+
+/** The operator an identity provider's (issuer, subject) is linked to, or has the email. */
+export async function findOperatorForSso(
+  db: Queryable,
+  identity: { issuer: string; subject: string; email: string },
+): Promise<(OperatorRecord & { ssoSubject: string | null }) | undefined> {
+  const rows = await db.query<OperatorRecord & { ssoSubject: string | null }>(
+    `SELECT ${OPERATOR_COLUMNS}, sso_subject AS "ssoSubject" FROM operators
+      WHERE (sso_issuer = $1 AND sso_subject = $2) OR email = $3
+      ORDER BY (sso_subject IS NOT DISTINCT FROM $2) DESC LIMIT 1`,
+    [identity.issuer, identity.subject, identity.email],
+  );
+  return rows[0];
+}
+
+/** Links an operator to the identity provider's subject and takes the roles it grants. */
+export async function linkOperatorToSso(
+  db: Queryable,
+  id: string,
+  link: { issuer: string; subject: string; roles: readonly OperatorRole[]; now: Date },
+): Promise<OperatorRecord | undefined> {
+  const rows = await db.query<OperatorRecord>(
+    `UPDATE operators SET sso_issuer = $2, sso_subject = $3, roles = $4, updated_at = $5
+      WHERE id = $1 RETURNING ${OPERATOR_COLUMNS}`,
+    [id, link.issuer, link.subject, link.roles, link.now],
+  );
+  return rows[0];
+}

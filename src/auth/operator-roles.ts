@@ -4,9 +4,9 @@
  * roles are kept apart: an admin manages operators and roles but moves no money unless also
  * given `finance` (separation of duties, as a bank's auditors expect).
  */
-export const OPERATOR_ROLES = ['viewer', 'support', 'finance', 'security', 'admin'] as const;
+import type { OperatorRole } from '../config/operators-config.ts';
 
-export type OperatorRole = (typeof OPERATOR_ROLES)[number];
+export { OPERATOR_ROLES, type OperatorRole } from '../config/operators-config.ts';
 
 /** Whether an operator holding `held` may use a route that needs `needed`. */
 export function rolesAllow(held: readonly OperatorRole[], needed: OperatorRole): boolean {

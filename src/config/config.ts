@@ -16,6 +16,7 @@ import { type OperatorsConfig, readOperatorsConfig } from './operators-config.ts
 import { type ProviderGuardConfig, readProviderGuardConfig } from './provider-guard-config.ts';
 import { type RateLimitConfig, readRateLimitConfig } from './rate-limit-config.ts';
 import { type RetentionConfig, readRetentionConfig } from './retention-config.ts';
+import { readSsoConfig, type SingleSignOnConfig } from './sso-config.ts';
 import { readUssdConfig, type UssdConfig } from './ussd-config.ts';
 import { readVirtualAccountConfig, type VirtualAccountConfig } from './virtual-account-config.ts';
 
@@ -70,6 +71,8 @@ export interface Config {
   readonly alerts: AlertsConfig;
   /** Operators' sign-in: break-glass, session idle timeout, API key lifetimes. */
   readonly operators: OperatorsConfig;
+  /** Operators' single sign-on with the organisation's OpenID Connect provider; undefined: off. */
+  readonly sso: SingleSignOnConfig | undefined;
 }
 
 export interface VasConfig {
@@ -215,6 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     vas: readVasConfig(read),
     alerts: readAlertsConfig(read, production),
     operators: readOperatorsConfig(read, production),
+    sso: readSsoConfig(read, publicBaseUrl),
   };
   if (production && config.databaseUrl === undefined) {
     read.problems.push('production runs on PostgreSQL only: set DATABASE_URL');

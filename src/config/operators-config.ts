@@ -1,6 +1,18 @@
 import { type EnvReader, readEnvInt, readEnvString } from './env-reader.ts';
 
 /**
+ * What an operator may do, by role (docs/operators.md); auth/operator-roles.ts says what each
+ * allows. Here because configuration (the identity provider's role map) is checked against it.
+ */
+export const OPERATOR_ROLES = ['viewer', 'support', 'finance', 'security', 'admin'] as const;
+
+export type OperatorRole = (typeof OPERATOR_ROLES)[number];
+
+export function isOperatorRole(value: unknown): value is OperatorRole {
+  return (OPERATOR_ROLES as readonly unknown[]).includes(value);
+}
+
+/**
  * When the shared ADMIN_TOKEN still opens the admin API (docs/operators.md): `on` always (the
  * sandbox's default: a test bench drives the bank with it), `bootstrap` until an active operator
  * holds the admin role (production's default: it creates the first operator, then closes), `off`

@@ -1,11 +1,10 @@
 import { type EnvReader, readEnvString } from './env-reader.ts';
+import { isOperatorRole, OPERATOR_ROLES, type OperatorRole } from './operators-config.ts';
 
 /**
  * The operators' roles, named here because the configuration refuses a role map that names
  * anything else at start, and configuration sits below the modules (docs/architecture.md).
  */
-export const OPERATOR_ROLE_NAMES = ['viewer', 'support', 'finance', 'security', 'admin'] as const;
-export type OperatorRoleName = (typeof OPERATOR_ROLE_NAMES)[number];
 
 /**
  * Single sign-on for operators over OpenID Connect (docs/operators.md). Off unless OIDC_ISSUER
@@ -25,7 +24,7 @@ export interface SingleSignOnConfig {
    * The identity provider's group names → OpenIBS roles. When set, only the groups named here
    * give a role; when undefined, the claim's values are taken as OpenIBS role names.
    */
-  readonly roleMap: Readonly<Record<string, OperatorRoleName>> | undefined;
+  readonly roleMap: Readonly<Record<string, OperatorRole>> | undefined;
   /** Scopes asked for besides `openid email profile` (some providers send groups only so). */
   readonly extraScopes: readonly string[];
 }
@@ -87,19 +86,19 @@ function readRolesClaim(read: EnvReader): string {
 }
 
 /** "ibs-admins=admin,ibs-finance=finance": each group gives one role, a group appears once. */
-function readRoleMap(read: EnvReader): Readonly<Record<string, OperatorRoleName>> | undefined {
+function readRoleMap(read: EnvReader): Readonly<Record<string, OperatorRole>> | undefined {
   const raw = readEnvString(read, 'OIDC_ROLE_MAP', {});
   if (raw === undefined) {
     return undefined;
   }
-  const map: Record<string, OperatorRoleName> = Object.create(null);
+  const map: Record<string, OperatorRole> = Object.create(null);
   for (const item of raw.split(',')) {
     const at = item.lastIndexOf('=');
     const group = item.slice(0, Math.max(at, 0)).trim();
     const role = item.slice(at + 1).trim();
-    if (at < 1 || group === '' || !isOperatorRoleName(role) || group in map) {
+    if (at < 1 || group === '' || !isOperatorRole(role) || group in map) {
       read.problems.push(
-        `OIDC_ROLE_MAP must look like "group=role,group=role" with each group once and roles among ${OPERATOR_ROLE_NAMES.join(', ')}, got "${item.trim()}"`,
+        `OIDC_ROLE_MAP must look like "group=role,group=role" with each group once and roles among ${OPERATOR_ROLES.join(', ')}, got "${item.trim()}"`,
       );
       continue;
     }
@@ -116,8 +115,4 @@ function readExtraScopes(read: EnvReader): string[] {
     read.problems.push(`OIDC_EXTRA_SCOPES must be scope names separated by spaces, got "${bad}"`);
   }
   return [...new Set(scopes)];
-}
-
-export function isOperatorRoleName(value: unknown): value is OperatorRoleName {
-  return (OPERATOR_ROLE_NAMES as readonly unknown[]).includes(value);
 }

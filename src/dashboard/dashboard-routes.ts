@@ -5,6 +5,8 @@ import csrf from '@fastify/csrf-protection';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuditLog } from '../audit/index.ts';
 import type { DashboardSessions } from '../auth/dashboard-sessions.ts';
+import type { OperatorDirectory } from '../auth/operator-directory.ts';
+import type { SingleSignOn } from '../auth/single-sign-on.ts';
 import { allowed } from '../http/plugins/admin-auth.ts';
 import type { Lockout } from '../http/plugins/rate-limits.ts';
 import { errorPage } from './error-page.ts';
@@ -25,6 +27,7 @@ import { ledgerRoutes } from './routes/ledger.ts';
 import { loginRoutes } from './routes/login.ts';
 import { overviewRoutes } from './routes/overview.ts';
 import { sandboxRoutes } from './routes/sandbox.ts';
+import { ssoRoutes } from './routes/sso.ts';
 import { statementRoutes } from './routes/statement.ts';
 import { transferStoryRoutes } from './routes/transfer-story.ts';
 import { transferRoutes } from './routes/transfers.ts';
@@ -48,11 +51,18 @@ export interface DashboardOptions {
   readonly sessionStore: DashboardSessions;
   /** Wrong admin tokens at sign-in, per IP: the admin API's own lockout, one allowance for both. */
   readonly signInFailures?: Lockout | undefined;
+  /** The organisation's identity provider (OIDC_ISSUER); undefined: no single sign-on. */
+  readonly singleSignOn: SingleSignOn | undefined;
+  /** Who signs in through the identity provider (found, linked or added). */
+  readonly operators: Pick<OperatorDirectory, 'signInWithSso'>;
+  readonly publicBaseUrl: string;
 }
 
 const OPEN_PATHS = new Set([
   `${DASHBOARD_PATH}/login`,
   `${DASHBOARD_PATH}/login/:ticket`,
+  `${DASHBOARD_PATH}/sso/start`,
+  `${DASHBOARD_PATH}/sso/callback`,
   `${DASHBOARD_PATH}/assets/:name`,
 ]);
 
@@ -92,6 +102,7 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app,
   });
   await app.register(assetRoutes);
   await app.register(loginRoutes, { ...options, sessions });
+  await app.register(ssoRoutes, { ...options, sessions });
   for (const routes of pageRoutes(options.sandbox)) {
     await app.register(routes, { tools });
   }

@@ -95,7 +95,12 @@ ${body}
 }
 
 /** The sign-in page (no navigation: there is no session yet). */
-export function signInPage(options: { csrf: string; error?: string | undefined }): Html {
+export function signInPage(options: {
+  csrf: string;
+  error?: string | undefined;
+  /** The organisation's identity provider is configured (OIDC_ISSUER). */
+  singleSignOn?: boolean;
+}): Html {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -108,6 +113,7 @@ export function signInPage(options: { csrf: string; error?: string | undefined }
 <main id="main">
 <h1>OpenIBS dashboard</h1>
 ${options.error === undefined ? '' : html`<p class="notice notice-error" role="alert">${options.error}</p>`}
+${options.singleSignOn === true ? html`<p class="card"><a class="button primary" href="${DASHBOARD_PATH}/sso/start">Sign in with your organisation</a></p>` : ''}
 <form method="post" action="${DASHBOARD_PATH}/login" class="card">
 <input type="hidden" name="_csrf" value="${options.csrf}">
 <div class="field"><label for="admin-token">Admin token</label>

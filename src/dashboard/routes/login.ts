@@ -12,6 +12,8 @@ export interface LoginRoutesOptions {
   readonly auditLog: AuditLog;
   readonly sessions: SessionCookies;
   readonly signInFailures?: Lockout | undefined;
+  /** Offers single sign-on on the sign-in page when an identity provider is configured. */
+  readonly singleSignOn?: unknown;
 }
 
 /** The operator label of a one-click sign-in from the terminal. */
@@ -26,7 +28,7 @@ export const loginRoutes: FastifyPluginAsync<LoginRoutesOptions> = async (app, o
   const audit = auditSignIns(options.auditLog);
 
   app.get(`${DASHBOARD_PATH}/login`, { schema: { hide: true } }, async (_request, reply) =>
-    showSignIn(reply, 200),
+    showSignIn(reply, 200, undefined, options.singleSignOn !== undefined),
   );
 
   app.post<{ Body: SignInBody }>(
@@ -65,11 +67,11 @@ function auditSignIns(auditLog: AuditLog): AuditSignIn {
     auditLog.record({ actor, action, target: null, outcome: String(outcome), request });
 }
 
-function showSignIn(reply: FastifyReply, status: number, error?: string) {
+function showSignIn(reply: FastifyReply, status: number, error?: string, singleSignOn = false) {
   return reply
     .status(status)
     .type('text/html; charset=utf-8')
-    .send(signInPage({ csrf: reply.generateCsrf(), error }).value);
+    .send(signInPage({ csrf: reply.generateCsrf(), error, singleSignOn }).value);
 }
 
 /** The form: the operator's name (the label the audit trail records) and the admin token. */

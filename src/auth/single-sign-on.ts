@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import * as oidc from 'openid-client';
-import { isLoopbackUrl, type SingleSignOnConfig } from '../../config/sso-config.ts';
+import { isLoopbackUrl, type SingleSignOnConfig } from '../config/sso-config.ts';
 import { refusalFromExchange, SingleSignOnError } from './sso-errors.ts';
 import { identityFromClaims, type SsoIdentity } from './sso-identity.ts';
 

@@ -1,12 +1,8 @@
 // No database: these tests run the same on both suites (PGlite and TEST_DATABASE_URL).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import {
-  type TestClient,
-  TestIdentityProvider,
-  type TestUser,
-} from '../../../test/oidc-provider.ts';
-import type { SingleSignOnConfig } from '../../config/sso-config.ts';
+import { type TestClient, TestIdentityProvider, type TestUser } from '../../test/oidc-provider.ts';
+import type { SingleSignOnConfig } from '../config/sso-config.ts';
 import {
   createSingleSignOn,
   PENDING_SIGN_IN_TTL_MS,

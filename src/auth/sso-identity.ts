@@ -1,9 +1,5 @@
-import {
-  isOperatorRoleName,
-  OPERATOR_ROLE_NAMES,
-  type OperatorRoleName,
-  type SingleSignOnConfig,
-} from '../../config/sso-config.ts';
+import { isOperatorRole, OPERATOR_ROLES, type OperatorRole } from '../config/operators-config.ts';
+import type { SingleSignOnConfig } from '../config/sso-config.ts';
 import { SingleSignOnError } from './sso-errors.ts';
 
 /** Who signed in, as the identity provider vouches for them. */
@@ -13,8 +9,8 @@ export interface SsoIdentity {
   readonly subject: string;
   readonly email: string;
   readonly name: string | undefined;
-  /** OpenIBS roles from the roles claim, in OPERATOR_ROLE_NAMES order, each once. */
-  readonly roles: readonly OperatorRoleName[];
+  /** OpenIBS roles from the roles claim, in OPERATOR_ROLES order, each once. */
+  readonly roles: readonly OperatorRole[];
 }
 
 type Claims = Readonly<Record<string, unknown>>;
@@ -53,19 +49,19 @@ export function identityFromClaims(
  */
 export function rolesFromClaim(
   value: unknown,
-  roleMap: Readonly<Record<string, OperatorRoleName>> | undefined,
-): OperatorRoleName[] {
+  roleMap: Readonly<Record<string, OperatorRole>> | undefined,
+): OperatorRole[] {
   const names = Array.isArray(value)
     ? value.filter((item): item is string => typeof item === 'string')
     : typeof value === 'string'
       ? value.split(/\s+/)
       : [];
-  const granted = new Set<OperatorRoleName>();
+  const granted = new Set<OperatorRole>();
   for (const name of names) {
     const role = roleMap === undefined ? name : Object.hasOwn(roleMap, name) ? roleMap[name] : '';
-    if (isOperatorRoleName(role)) {
+    if (isOperatorRole(role)) {
       granted.add(role);
     }
   }
-  return OPERATOR_ROLE_NAMES.filter((role) => granted.has(role));
+  return OPERATOR_ROLES.filter((role) => granted.has(role));
 }
