@@ -18,7 +18,10 @@ describe('dashboard: single sign-on through the organisation’s identity provid
     idp = await TestIdentityProvider.start({
       clients: [CLIENT],
       users: [
-        { id: 'ada', claims: { email: 'ada@bank.test', name: 'Ada Obi', openibs_roles: ['ibs-finance'] } },
+        {
+          id: 'ada',
+          claims: { email: 'ada@bank.test', name: 'Ada Obi', openibs_roles: ['ibs-finance'] },
+        },
         { id: 'tayo', claims: { email: 'tayo@bank.test', openibs_roles: ['ibs-support'] } },
         { id: 'visitor', claims: { email: 'visitor@bank.test', openibs_roles: ['all-staff'] } },
       ],
