@@ -79,11 +79,18 @@ export function createCliContext(argv: string[], env: NodeJS.ProcessEnv): CliCon
         '',
       );
     },
+    // An operator's own API key (OPENIBS_API_KEY) comes first: the audit trail names them. The
+    // admin token is break-glass, and the server refuses it once break-glass is closed.
     async adminToken() {
       const token =
-        values['admin-token'] ?? env.ADMIN_TOKEN ?? (await readStoredSecrets(dataDir))?.adminToken;
+        values['admin-token'] ??
+        env.OPENIBS_API_KEY ??
+        env.ADMIN_TOKEN ??
+        (await readStoredSecrets(dataDir))?.adminToken;
       if (token === undefined) {
-        throw new Error('no admin token: pass --admin-token or set ADMIN_TOKEN');
+        throw new Error(
+          'no credential: set OPENIBS_API_KEY (your operator API key), or pass --admin-token or set ADMIN_TOKEN (break-glass)',
+        );
       }
       return token;
     },
