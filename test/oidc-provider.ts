@@ -197,7 +197,21 @@ async function completeInteraction(
   response: ServerResponse,
 ): Promise<void> {
   const details = await provider.interactionDetails(request, response);
-  const { login_hint: userId, client_id: clientId, scope } = details.params;
+  const { client_id: clientId, scope } = details.params;
+  const userId = details.params.login_hint ?? (await chosenUser(request));
+  if (userId === undefined) {
+    // A browser without a hint: the provider's sign-in page, one button per user.
+    response
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end(
+        `<!doctype html><title>Test identity provider</title><form method="post" action="${request.url}">${users
+          .map(
+            (user) => `<button type="submit" name="login" value="${user.id}">${user.id}</button>`,
+          )
+          .join('')}</form>`,
+      );
+    return;
+  }
   if (!users.some((user) => user.id === userId)) {
     await provider.interactionFinished(request, response, { error: 'access_denied' });
     return;
@@ -211,4 +225,16 @@ async function completeInteraction(
     { login: { accountId: String(userId) }, consent: { grantId } },
     { mergeWithLastSubmission: false },
   );
+}
+
+/** The user a browser chose on the sign-in page (a form post), if this is that post. */
+async function chosenUser(request: IncomingMessage): Promise<string | undefined> {
+  if (request.method !== 'POST') {
+    return undefined;
+  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) {
+    chunks.push(chunk as Buffer);
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8')).get('login') ?? undefined;
 }
