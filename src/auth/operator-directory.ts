@@ -63,7 +63,7 @@ export function createOperatorDirectory(deps: {
   const { db, clock } = deps;
   const breakGlassOpen = async (): Promise<boolean> =>
     deps.config.breakGlass === 'on' ||
-    (deps.config.breakGlass === 'bootstrap' && !(await activeAdminExists(db)));
+    (deps.config.breakGlass === 'bootstrap' && !(await activeAdminExists(db, clock.now())));
   return {
     breakGlassOpen,
     /** The identity behind a bearer credential; undefined when it opens nothing. */

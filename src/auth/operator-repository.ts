@@ -120,11 +120,23 @@ export async function updateOperatorStatus(
   return rows[0];
 }
 
-/** Whether any active operator holds the admin role (break-glass closes once one does). */
-export async function activeAdminExists(db: Queryable): Promise<boolean> {
+/**
+ * Whether an active admin operator can get in (break-glass closes once one can): one with a
+ * password and a second factor, linked to the identity provider, or holding a live API key. An
+ * admin who was only created, not set up, does not close it: break-glass still has to hand them
+ * their setup link or first key.
+ */
+export async function activeAdminExists(db: Queryable, now: Date): Promise<boolean> {
   const rows = await db.query<{ found: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM operators
-                     WHERE status = 'active' AND 'admin' = ANY (roles)) AS found`,
+    `SELECT EXISTS (
+       SELECT 1 FROM operators o
+        WHERE o.status = 'active' AND 'admin' = ANY (o.roles)
+          AND ((o.password_hash IS NOT NULL AND o.totp_secret IS NOT NULL)
+               OR o.sso_subject IS NOT NULL
+               OR EXISTS (SELECT 1 FROM operator_api_keys k
+                           WHERE k.operator_id = o.id AND k.revoked_at IS NULL
+                             AND k.expires_at > $1))) AS found`,
+    [now],
   );
   return rows[0]?.found === true;
 }
