@@ -234,6 +234,8 @@ function dashboardOptions(deps: AppDeps, limits: AppLimits): DashboardOptions {
     allowList: config.exposure.adminAllowList,
     sessionStore: services.dashboardSessions,
     signInFailures: limits.adminFailures,
+    operatorSignIn: services.operatorSignIn,
+    breakGlassOpen: services.operators.breakGlassOpen,
   };
 }
 

@@ -10,6 +10,7 @@ import type { Clock } from '../shared/clock.ts';
 import { createAccessTokenIssuer } from './access-tokens.ts';
 import { createDashboardSessions } from './dashboard-sessions.ts';
 import { createOperatorDirectory } from './operator-directory.ts';
+import { createOperatorSignIn } from './operator-sign-in.ts';
 import { createRevocationList } from './revocation-list.ts';
 import { tokenRoute } from './routes/token.ts';
 import { createTokenService } from './token-service.ts';
@@ -70,7 +71,22 @@ function createAuthServices(deps: AuthModuleDeps) {
     config: config.operators,
     sessions: dashboardSessions,
   });
-  return { accessTokens, revocations, tokenService, dashboardSessions, operators };
+  // Local operators' passwords and second factor; the bank's name is their authenticator's issuer.
+  const operatorSignIn = createOperatorSignIn({
+    db,
+    clock: deps.wallClock,
+    config: config.operators.localSignIn,
+    sessions: dashboardSessions,
+    issuer: config.alerts.bankName,
+  });
+  return {
+    accessTokens,
+    revocations,
+    tokenService,
+    dashboardSessions,
+    operators,
+    operatorSignIn,
+  };
 }
 
 type AuthServices = ReturnType<typeof createAuthServices>;

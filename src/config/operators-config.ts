@@ -1,4 +1,5 @@
 import { type EnvReader, readEnvInt, readEnvString } from './env-reader.ts';
+import { type LocalSignInConfig, readLocalSignInConfig } from './operator-sign-in-config.ts';
 
 /**
  * When the shared ADMIN_TOKEN still opens the admin API (docs/operators.md): `on` always (the
@@ -14,6 +15,8 @@ export interface OperatorsConfig {
   readonly sessionIdleSeconds: number;
   /** The longest a personal API key may live, and what a key without an expiry gets. */
   readonly apiKeyMaxDays: number;
+  /** Local operators' passwords, second factor and lockout (operator-sign-in-config.ts). */
+  readonly localSignIn: LocalSignInConfig;
 }
 
 const BREAK_GLASS_MODES: readonly BreakGlassMode[] = ['on', 'bootstrap', 'off'];
@@ -31,6 +34,7 @@ export function readOperatorsConfig(read: EnvReader, production: boolean): Opera
       min: 1,
       max: 366,
     }),
+    localSignIn: readLocalSignInConfig(read),
   });
 }
 

@@ -5,6 +5,7 @@ import csrf from '@fastify/csrf-protection';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuditLog } from '../audit/index.ts';
 import type { DashboardSessions } from '../auth/dashboard-sessions.ts';
+import type { OperatorSignIn } from '../auth/operator-sign-in.ts';
 import { allowed } from '../http/plugins/admin-auth.ts';
 import type { Lockout } from '../http/plugins/rate-limits.ts';
 import { errorPage } from './error-page.ts';
@@ -23,6 +24,8 @@ import { identityRoutes } from './routes/identity.ts';
 import { inboxRoutes } from './routes/inbox.ts';
 import { ledgerRoutes } from './routes/ledger.ts';
 import { loginRoutes } from './routes/login.ts';
+import { operatorSetupRoutes } from './routes/operator-setup.ts';
+import { operatorSignInRoutes } from './routes/operator-sign-in.ts';
 import { overviewRoutes } from './routes/overview.ts';
 import { sandboxRoutes } from './routes/sandbox.ts';
 import { statementRoutes } from './routes/statement.ts';
@@ -48,11 +51,17 @@ export interface DashboardOptions {
   readonly sessionStore: DashboardSessions;
   /** Wrong admin tokens at sign-in, per IP: the admin API's own lockout, one allowance for both. */
   readonly signInFailures?: Lockout | undefined;
+  /** Local operators' setup links and sign-in with a password and a TOTP code. */
+  readonly operatorSignIn: OperatorSignIn;
+  /** Whether the admin token (and its one-time links) still signs in: break-glass. */
+  readonly breakGlassOpen: () => Promise<boolean>;
 }
 
 const OPEN_PATHS = new Set([
   `${DASHBOARD_PATH}/login`,
   `${DASHBOARD_PATH}/login/:ticket`,
+  `${DASHBOARD_PATH}/login/operator`,
+  `${DASHBOARD_PATH}/setup/:ticket`,
   `${DASHBOARD_PATH}/assets/:name`,
 ]);
 
@@ -92,6 +101,8 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app,
   });
   await app.register(assetRoutes);
   await app.register(loginRoutes, { ...options, sessions });
+  await app.register(operatorSignInRoutes, { ...options, sessions });
+  await app.register(operatorSetupRoutes, options);
   for (const routes of pageRoutes(options.sandbox)) {
     await app.register(routes, { tools });
   }
