@@ -118,7 +118,7 @@ export function signInPage(options: {
 <h1>OpenIBS dashboard</h1>
 ${options.error === undefined ? '' : html`<p class="notice notice-error" role="alert">${options.error}</p>`}
 ${options.notice === undefined ? '' : html`<p class="notice notice-success" role="status">${options.notice}</p>`}
-<form method="post" action="${DASHBOARD_PATH}/login/operator" class="card" aria-label="Sign in as yourself">
+<form method="post" action="${DASHBOARD_PATH}/login/operator" class="card">
 <input type="hidden" name="_csrf" value="${options.csrf}">
 <div class="field"><label for="email">Email</label>
 <input id="email" name="email" type="email" autocomplete="username" maxlength="254" required></div>
@@ -137,7 +137,7 @@ ${options.breakGlass ? breakGlassForm(options.csrf) : ''}
 /** The shared admin token's form: only while break-glass is open. */
 function breakGlassForm(csrf: string): Html {
   return html`<h2>Break-glass: the admin token</h2>
-<form method="post" action="${DASHBOARD_PATH}/login" class="card" aria-label="Sign in with the admin token">
+<form method="post" action="${DASHBOARD_PATH}/login" class="card">
 <input type="hidden" name="_csrf" value="${csrf}">
 <div class="field"><label for="admin-token">Admin token</label>
 <input id="admin-token" name="adminToken" type="password" autocomplete="off" required></div>
