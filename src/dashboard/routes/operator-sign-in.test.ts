@@ -147,6 +147,27 @@ describe('dashboard: a local operator signs in with a password and a TOTP code',
     }
   });
 
+  it('two sign-ins with one code at once: exactly one opens a session', async () => {
+    const operator = await newOperator(testApp, 'femi@bank.example');
+    const { secret } = await setUpSignIn(testApp, operator.id);
+    const code = totpCode(secret, testApp.clock.now());
+    const browsers = [
+      new DashboardBrowser(testApp.app, '10.1.0.7'),
+      new DashboardBrowser(testApp.app, '10.1.0.8'),
+    ];
+    await Promise.all(browsers.map((browser) => browser.get('/dashboard/login')));
+    const answers = await Promise.all(
+      browsers.map((browser) =>
+        browser.post('/dashboard/login/operator', {
+          email: 'femi@bank.example',
+          password: PASSWORD,
+          code,
+        }),
+      ),
+    );
+    assert.deepEqual(answers.map((answer) => answer.statusCode).sort(), [303, 401]);
+  });
+
   it('a form without fields is refused like any wrong answer, not as an error', async () => {
     const browser = new DashboardBrowser(testApp.app, '10.1.0.6');
     await browser.get('/dashboard/login');
