@@ -25,6 +25,7 @@ export const OWNERS: Readonly<Record<string, readonly string[]>> = {
     'dashboard_sessions',
     'operators',
     'operator_api_keys',
+    'operator_setup_tickets',
   ],
   'src/audit': ['audit_events', 'audit_chain_head'],
   'src/idempotency': ['idempotency_requests'],

@@ -237,6 +237,8 @@ function dashboardOptions(deps: AppDeps, limits: AppLimits): DashboardOptions {
     singleSignOn: services.singleSignOn,
     operators: services.operators,
     publicBaseUrl: config.publicBaseUrl,
+    operatorSignIn: services.operatorSignIn,
+    breakGlassOpen: services.operators.breakGlassOpen,
   };
 }
 

@@ -13,7 +13,8 @@ import { type RouteContext, useRouteContext } from './shared-route-tests.ts';
 export function describeAdminArea(
   area: string,
   routes: readonly (keyof typeof adminContract)[],
-  call: (context: RouteContext) => InjectOptions,
+  /** May make what the call needs first (an operator to act on, say). */
+  call: (context: RouteContext) => InjectOptions | Promise<InjectOptions>,
 ): void {
   describe(`admin area: ${area}`, () => {
     const context = useRouteContext();
@@ -28,7 +29,7 @@ export function describeAdminArea(
     });
 
     it('answers a call with the admin token through its services', async () => {
-      const options = call(context());
+      const options = await call(context());
       const response = await context().testApp.app.inject({
         ...options,
         headers: { ...adminHeaders, ...(options.headers ?? {}) },

@@ -10,6 +10,7 @@ import type { Clock } from '../shared/clock.ts';
 import { createAccessTokenIssuer } from './access-tokens.ts';
 import { createDashboardSessions } from './dashboard-sessions.ts';
 import { createOperatorDirectory } from './operator-directory.ts';
+import { createOperatorSignIn } from './operator-sign-in.ts';
 import { createRevocationList } from './revocation-list.ts';
 import { tokenRoute } from './routes/token.ts';
 import { createSingleSignOn } from './single-sign-on.ts';
@@ -73,7 +74,23 @@ function createAuthServices(deps: AuthModuleDeps) {
   });
   // Discovery waits for the first sign-in: a provider that is down does not stop the bank.
   const singleSignOn = config.sso === undefined ? undefined : createSingleSignOn(config.sso);
-  return { accessTokens, revocations, tokenService, dashboardSessions, operators, singleSignOn };
+  // Local operators' passwords and second factor; the bank's name is their authenticator's issuer.
+  const operatorSignIn = createOperatorSignIn({
+    db,
+    clock: deps.wallClock,
+    config: config.operators.localSignIn,
+    sessions: dashboardSessions,
+    issuer: config.alerts.bankName,
+  });
+  return {
+    accessTokens,
+    revocations,
+    tokenService,
+    dashboardSessions,
+    operators,
+    operatorSignIn,
+    singleSignOn,
+  };
 }
 
 type AuthServices = ReturnType<typeof createAuthServices>;

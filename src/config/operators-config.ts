@@ -1,4 +1,5 @@
 import { type EnvReader, readEnvInt, readEnvString } from './env-reader.ts';
+import { type LocalSignInConfig, readLocalSignInConfig } from './operator-sign-in-config.ts';
 
 /**
  * What an operator may do, by role (docs/operators.md); auth/operator-roles.ts says what each
@@ -26,6 +27,8 @@ export interface OperatorsConfig {
   readonly sessionIdleSeconds: number;
   /** The longest a personal API key may live, and what a key without an expiry gets. */
   readonly apiKeyMaxDays: number;
+  /** Local operators' passwords, second factor and lockout (operator-sign-in-config.ts). */
+  readonly localSignIn: LocalSignInConfig;
 }
 
 const BREAK_GLASS_MODES: readonly BreakGlassMode[] = ['on', 'bootstrap', 'off'];
@@ -43,6 +46,7 @@ export function readOperatorsConfig(read: EnvReader, production: boolean): Opera
       min: 1,
       max: 366,
     }),
+    localSignIn: readLocalSignInConfig(read),
   });
 }
 

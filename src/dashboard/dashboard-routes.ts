@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import type { AuditLog } from '../audit/index.ts';
 import type { DashboardSessions } from '../auth/dashboard-sessions.ts';
 import type { OperatorDirectory } from '../auth/operator-directory.ts';
+import type { OperatorSignIn } from '../auth/operator-sign-in.ts';
 import type { SingleSignOn } from '../auth/single-sign-on.ts';
 import { allowed } from '../http/plugins/admin-auth.ts';
 import type { Lockout } from '../http/plugins/rate-limits.ts';
@@ -25,6 +26,8 @@ import { identityRoutes } from './routes/identity.ts';
 import { inboxRoutes } from './routes/inbox.ts';
 import { ledgerRoutes } from './routes/ledger.ts';
 import { loginRoutes } from './routes/login.ts';
+import { operatorSetupRoutes } from './routes/operator-setup.ts';
+import { operatorSignInRoutes } from './routes/operator-sign-in.ts';
 import { overviewRoutes } from './routes/overview.ts';
 import { sandboxRoutes } from './routes/sandbox.ts';
 import { ssoRoutes } from './routes/sso.ts';
@@ -56,6 +59,10 @@ export interface DashboardOptions {
   /** Who signs in through the identity provider (found, linked or added). */
   readonly operators: Pick<OperatorDirectory, 'signInWithSso'>;
   readonly publicBaseUrl: string;
+  /** Local operators' setup links and sign-in with a password and a TOTP code. */
+  readonly operatorSignIn: OperatorSignIn;
+  /** Whether the admin token (and its one-time links) still signs in: break-glass. */
+  readonly breakGlassOpen: () => Promise<boolean>;
 }
 
 const OPEN_PATHS = new Set([
@@ -63,6 +70,8 @@ const OPEN_PATHS = new Set([
   `${DASHBOARD_PATH}/login/:ticket`,
   `${DASHBOARD_PATH}/sso/start`,
   `${DASHBOARD_PATH}/sso/callback`,
+  `${DASHBOARD_PATH}/login/operator`,
+  `${DASHBOARD_PATH}/setup/:ticket`,
   `${DASHBOARD_PATH}/assets/:name`,
 ]);
 
@@ -103,6 +112,8 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app,
   await app.register(assetRoutes);
   await app.register(loginRoutes, { ...options, sessions });
   await app.register(ssoRoutes, { ...options, sessions });
+  await app.register(operatorSignInRoutes, { ...options, sessions });
+  await app.register(operatorSetupRoutes, options);
   for (const routes of pageRoutes(options.sandbox)) {
     await app.register(routes, { tools });
   }

@@ -95,9 +95,15 @@ ${body}
 }
 
 /** The sign-in page (no navigation: there is no session yet). */
+/**
+ * The sign-in page: an operator's own email, password and authenticator code; beside it, while
+ * break-glass is open (docs/operators.md), the shared admin token with a name to record.
+ */
 export function signInPage(options: {
   csrf: string;
   error?: string | undefined;
+  notice?: string | undefined;
+  breakGlass: boolean;
   /** The organisation's identity provider is configured (OIDC_ISSUER). */
   singleSignOn?: boolean;
 }): Html {
@@ -113,18 +119,35 @@ export function signInPage(options: {
 <main id="main">
 <h1>OpenIBS dashboard</h1>
 ${options.error === undefined ? '' : html`<p class="notice notice-error" role="alert">${options.error}</p>`}
+${options.notice === undefined ? '' : html`<p class="notice notice-success" role="status">${options.notice}</p>`}
 ${options.singleSignOn === true ? html`<p class="card"><a class="button primary" href="${DASHBOARD_PATH}/sso/start">Sign in with your organisation</a></p>` : ''}
-<form method="post" action="${DASHBOARD_PATH}/login" class="card">
+<form method="post" action="${DASHBOARD_PATH}/login/operator" class="card">
 <input type="hidden" name="_csrf" value="${options.csrf}">
-<div class="field"><label for="admin-token">Admin token</label>
-<input id="admin-token" name="adminToken" type="password" autocomplete="current-password" required></div>
-<div class="field"><label for="operator">Your name (recorded in the audit trail)</label>
-<input id="operator" name="operator" type="text" pattern="[A-Za-z0-9._@\\-]{1,64}" value="operator" required aria-describedby="operator-hint">
-<small id="operator-hint">Letters, digits and . _ @ - (at most 64).</small></div>
+<div class="field"><label for="email">Email</label>
+<input id="email" name="email" type="email" autocomplete="username" maxlength="254" required></div>
+<div class="field"><label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" maxlength="1024" required></div>
+<div class="field"><label for="code">Code from your authenticator app</label>
+<input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]{6,7}" maxlength="7" required></div>
 <button type="submit" class="button primary">Sign in</button>
 </form>
-<p class="hint">In the sandbox, the link printed when the server starts (or <code>npx openibs dashboard</code>) signs you in with one click.</p>
+${options.breakGlass ? breakGlassForm(options.csrf) : ''}
 </main>
 </body>
 </html>`;
+}
+
+/** The shared admin token's form: only while break-glass is open. */
+function breakGlassForm(csrf: string): Html {
+  return html`<h2>Break-glass: the admin token</h2>
+<form method="post" action="${DASHBOARD_PATH}/login" class="card">
+<input type="hidden" name="_csrf" value="${csrf}">
+<div class="field"><label for="admin-token">Admin token</label>
+<input id="admin-token" name="adminToken" type="password" autocomplete="off" required></div>
+<div class="field"><label for="operator">Your name (recorded in the audit trail)</label>
+<input id="operator" name="operator" type="text" pattern="[A-Za-z0-9._@\\-]{1,64}" value="operator" required aria-describedby="operator-hint">
+<small id="operator-hint">Letters, digits and . _ @ - (at most 64).</small></div>
+<button type="submit" class="button">Sign in with the admin token</button>
+</form>
+<p class="hint">In the sandbox, the link printed when the server starts (or <code>npx openibs dashboard</code>) signs you in with one click.</p>`;
 }

@@ -105,6 +105,10 @@ export const ERROR_CODES = {
     httpStatus: 403,
     message: 'Your operator roles do not allow this action.',
   },
+  OPERATOR_SELF_SERVICE: {
+    httpStatus: 403,
+    message: 'Another admin must set up, reset or unlock your sign-in.',
+  },
   SANDBOX_ONLY: { httpStatus: 403, message: 'This operation is only available in sandbox.' },
   ROUTE_NOT_FOUND: { httpStatus: 404, message: 'Route not found.' },
   BULK_BATCH_NOT_FOUND: { httpStatus: 404, message: 'No bulk transfer batch has this id.' },
@@ -117,6 +121,18 @@ export const ERROR_CODES = {
   OPERATOR_EXISTS: {
     httpStatus: 409,
     message: 'An operator with this email address exists already.',
+  },
+  OPERATOR_DISABLED: {
+    httpStatus: 409,
+    message: 'This operator is disabled: enable them before setting up their sign-in.',
+  },
+  OPERATOR_NOT_LOCAL: {
+    httpStatus: 409,
+    message: "This operator signs in through the organisation's identity provider, not a password.",
+  },
+  OPERATOR_ALREADY_SET_UP: {
+    httpStatus: 409,
+    message: 'This operator has set up their sign-in already: reset it to send a new setup link.',
   },
   DUPLICATE_REFERENCE: {
     httpStatus: 409,

@@ -187,13 +187,13 @@ describe('Operator dashboard in a real browser', { skip }, () => {
     // A wrong token is refused, on the page.
     await page.getByLabel('Admin token').fill('not-the-admin-token');
     await page.getByLabel('Your name (recorded in the audit trail)').fill('ada.obi');
-    await follow(page.getByRole('button', { name: 'Sign in' }));
+    await follow(page.getByRole('button', { name: 'Sign in with the admin token' }));
     await page.getByRole('alert').waitFor(WAIT);
     assert.equal(await page.getByRole('alert').textContent(), 'That is not the admin token.');
 
     await page.getByLabel('Admin token').fill(TEST_SECRETS.adminToken);
     await page.getByLabel('Your name (recorded in the audit trail)').fill('ada.obi');
-    await follow(page.getByRole('button', { name: 'Sign in' }));
+    await follow(page.getByRole('button', { name: 'Sign in with the admin token' }));
     await page.waitForURL(`${base}/dashboard`);
     assert.equal(await heading(page).textContent(), 'Overview');
     assert.equal(await page.locator('.who').textContent(), 'ada.obi');

@@ -288,6 +288,24 @@ describe('dashboard security', () => {
       });
       assert.equal(answer.statusCode, 403);
     });
+
+    it('an operator’s own sign-in and the setup form need the form’s token too', async () => {
+      const form = { 'content-type': 'application/x-www-form-urlencoded' };
+      const signIn = await testApp.app.inject({
+        method: 'POST',
+        url: '/dashboard/login/operator',
+        headers: form,
+        payload: new URLSearchParams({ email: 'a@b.example', password: 'x', code: '1' }).toString(),
+      });
+      assert.equal(signIn.statusCode, 403);
+      const setup = await testApp.app.inject({
+        method: 'POST',
+        url: `/dashboard/setup/${'A'.repeat(43)}`,
+        headers: form,
+        payload: new URLSearchParams({ password: 'x', passwordAgain: 'x', code: '1' }).toString(),
+      });
+      assert.equal(setup.statusCode, 403);
+    });
   });
 
   describe('what pages show', () => {

@@ -74,6 +74,7 @@ import {
   WebhookSetSchema,
   WebhookUrlSchema,
 } from './operator-schemas.ts';
+import { OperatorSetupLinkSchema, OperatorSignInStateSchema } from './operator-sign-in-schemas.ts';
 import {
   AccountNumberParams,
   AdminPageQuery,
@@ -540,9 +541,40 @@ const sandbox = {
 } as const satisfies Record<string, AdminRouteContract>;
 
 /**
+ * Local operators' sign-in (docs/operators.md): setup links, a reset and an unlock, each by an
+ * admin other than the operator.
+ */
+const operatorSignIn = {
+  'POST /admin/operators/:id/setup-link': {
+    role: 'admin',
+    params: IdParams,
+    status: 201,
+    answer: envelopeSchema(OperatorSetupLinkSchema),
+  },
+  'POST /admin/operators/:id/reset-sign-in': {
+    role: 'admin',
+    params: IdParams,
+    status: 201,
+    answer: envelopeSchema(OperatorSetupLinkSchema),
+  },
+  'POST /admin/operators/:id/unlock': {
+    role: 'admin',
+    params: IdParams,
+    answer: envelopeSchema(OperatorSignInStateSchema),
+  },
+} as const satisfies Record<string, AdminRouteContract>;
+
+/**
  * The admin API's contract: every admin route, by method and path, with the schemas of what it
  * takes and answers. The admin routes declare these very schemas (the contract test checks the
  * published ones match), and the dashboard's calls are typed from them: a changed answer breaks
  * the dashboard's build.
  */
-export const adminContract = { ...client, ...records, ...bank, ...operators, ...sandbox };
+export const adminContract = {
+  ...client,
+  ...records,
+  ...bank,
+  ...operators,
+  ...operatorSignIn,
+  ...sandbox,
+};

@@ -24,6 +24,7 @@ import {
   type ClientsAndAccessRoutesOptions,
   clientsAndAccessRoutes,
 } from './clients-and-access-area.ts';
+import { type OperatorSignInRoutesOptions, operatorSignInRoutes } from './operator-sign-in-area.ts';
 import { type OperatorsRoutesOptions, operatorsRoutes } from './operators-area.ts';
 import { type SandboxControlRoutesOptions, sandboxControlRoutes } from './sandbox-controls-area.ts';
 import {
@@ -75,7 +76,8 @@ type AreaOptions = ClientsAndAccessRoutesOptions &
   OperatorsRoutesOptions &
   AccountsAndMoneyRoutesOptions &
   SandboxControlRoutesOptions &
-  WebhooksAndAuditRoutesOptions;
+  WebhooksAndAuditRoutesOptions &
+  OperatorSignInRoutesOptions;
 
 /** The services the admin API uses, under their names in the service graph (services.ts). */
 export type AdminServices = Omit<
@@ -115,6 +117,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
   await app.register(accountsAndMoneyRoutes, routeOptions);
   await app.register(sandboxControlRoutes, routeOptions);
   await app.register(webhooksAndAuditRoutes, routeOptions);
+  await app.register(operatorSignInRoutes, routeOptions);
 };
 
 /** The role the admin contract's table gives a route, by method and route URL. */

@@ -6,6 +6,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { adminAnswer, DashboardBrowser } from '../../../test/dashboard-browser.ts';
 import { buildTestApp, TEST_SECRETS, type TestApp } from '../../../test/harness.ts';
+import {
+  LOCAL_SIGN_IN_ENV,
+  newOperator,
+  setUpSignIn,
+} from '../../../test/operator-sign-in-helpers.ts';
 
 describe('dashboard: sign-in and sign-out', () => {
   let testApp: TestApp;
@@ -99,5 +104,47 @@ describe('dashboard: sign-in and sign-out', () => {
     assert.equal((await browser.get('/dashboard')).statusCode, 303);
     const event = await lastEvent('dashboard.sign-out');
     assert.equal(event.actor, 'break-glass:bisi');
+  });
+});
+
+describe('dashboard: the sign-in page once break-glass is closed', () => {
+  let testApp: TestApp;
+  before(async () => {
+    // Production's default: the admin token works until an active operator holds the admin role.
+    testApp = await buildTestApp({ ...LOCAL_SIGN_IN_ENV, ADMIN_BREAK_GLASS: 'bootstrap' });
+  });
+  after(async () => testApp?.close());
+
+  it('shows the operator form always, and the admin token form only while break-glass is open', async () => {
+    const open = await new DashboardBrowser(testApp.app).get('/dashboard/login');
+    assert.match(open.body, /action="\/dashboard\/login\/operator"/);
+    assert.match(open.body, /name="adminToken"/);
+
+    // An admin who can sign in as themselves: break-glass has done its work.
+    const admin = await newOperator(testApp, 'admin@bank.example', ['admin']);
+    await setUpSignIn(testApp, admin.id);
+    const closed = await new DashboardBrowser(testApp.app).get('/dashboard/login');
+    assert.equal(closed.statusCode, 200);
+    assert.match(closed.body, /name="email"/);
+    assert.match(closed.body, /name="password"/);
+    assert.match(closed.body, /name="code"/);
+    assert.doesNotMatch(closed.body, /name="adminToken"/);
+    assert.doesNotMatch(closed.body, /npx openibs dashboard/);
+  });
+
+  it('the admin token and a one-time link are refused without being looked at', async () => {
+    const browser = new DashboardBrowser(testApp.app, '10.0.1.1');
+    await browser.get('/dashboard/login');
+    const refused = await browser.post('/dashboard/login', {
+      adminToken: TEST_SECRETS.adminToken,
+      operator: 'ada.obi',
+    });
+    assert.equal(refused.statusCode, 403);
+    assert.match(refused.body, /Sign-in with the admin token is closed/);
+    assert.equal(browser.cookies.has('openibs_dashboard'), false);
+    const { ticket } = testApp.services.dashboardLoginLinks.issue();
+    const link = await browser.get(`/dashboard/login/${ticket}`);
+    assert.equal(link.statusCode, 403);
+    assert.equal(browser.cookies.has('openibs_dashboard'), false);
   });
 });

@@ -105,7 +105,7 @@ function refuse(reply: FastifyReply, status: number, error: string) {
   return reply
     .status(status)
     .type('text/html; charset=utf-8')
-    .send(signInPage({ csrf: reply.generateCsrf(), error }).value);
+    .send(signInPage({ csrf: reply.generateCsrf(), error, breakGlass: false }).value);
 }
 
 function readPending(request: FastifyRequest) {
