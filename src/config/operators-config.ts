@@ -1,6 +1,30 @@
 import { type EnvReader, readEnvInt, readEnvString } from './env-reader.ts';
 
 /**
+ * Four eyes in production by default (docs/operators.md, "Four eyes"): what moves money or widens
+ * access takes effect only when a second operator approves it. Admin contract route keys.
+ */
+export const FOUR_EYES_PRODUCTION_DEFAULT: readonly string[] = [
+  'POST /admin/transfers/:id/reversal',
+  'POST /admin/liens/:id/release',
+  'POST /admin/accounts/:accountNumber/unfreeze',
+  'POST /admin/clients/:id/enable',
+  'POST /admin/clients/:id/apps',
+  'POST /admin/clients/:id/apps/:appId/keys',
+  'PUT /admin/operators/:id/roles',
+];
+
+/**
+ * The admin actions that need a second operator: route keys of the admin contract. `explicit`:
+ * named by FOUR_EYES, so each must be an action of the contract (checked when the admin API is
+ * built); the default list is trusted to name routes that may not all be served yet.
+ */
+export interface FourEyesConfig {
+  readonly routes: readonly string[];
+  readonly explicit: boolean;
+}
+
+/**
  * When the shared ADMIN_TOKEN still opens the admin API (docs/operators.md): `on` always (the
  * sandbox's default: a test bench drives the bank with it), `bootstrap` until an active operator
  * holds the admin role (production's default: it creates the first operator, then closes), `off`
@@ -14,6 +38,10 @@ export interface OperatorsConfig {
   readonly sessionIdleSeconds: number;
   /** The longest a personal API key may live, and what a key without an expiry gets. */
   readonly apiKeyMaxDays: number;
+  /** The admin actions a second operator must approve (FOUR_EYES). */
+  readonly fourEyes: FourEyesConfig;
+  /** A request waiting for approval expires this long after it was made. */
+  readonly approvalTtlSeconds: number;
 }
 
 const BREAK_GLASS_MODES: readonly BreakGlassMode[] = ['on', 'bootstrap', 'off'];
@@ -31,7 +59,38 @@ export function readOperatorsConfig(read: EnvReader, production: boolean): Opera
       min: 1,
       max: 366,
     }),
+    fourEyes: readFourEyes(read, production),
+    approvalTtlSeconds: readEnvInt(read, 'APPROVAL_TTL_SECONDS', {
+      fallback: 86_400,
+      min: 60,
+      max: 30 * 86_400,
+    }),
   });
+}
+
+const ROUTE_KEY = /^(POST|PUT|DELETE) \/admin\/[A-Za-z0-9/:._-]+$/;
+
+/**
+ * FOUR_EYES: `default` (production: FOUR_EYES_PRODUCTION_DEFAULT; sandbox: nothing), `none`, or
+ * a comma list of admin route keys (`POST /admin/liens/:id/release`). Only actions: a read needs
+ * no approval.
+ */
+function readFourEyes(read: EnvReader, production: boolean): FourEyesConfig {
+  const raw = readEnvString(read, 'FOUR_EYES', {})?.trim();
+  if (raw === undefined || raw === 'default') {
+    return { routes: production ? FOUR_EYES_PRODUCTION_DEFAULT : [], explicit: false };
+  }
+  if (raw === 'none') {
+    return { routes: [], explicit: true };
+  }
+  const routes = [...new Set(raw.split(',').map((key) => key.trim().replace(/\s+/g, ' ')))];
+  const wrong = routes.filter((key) => !ROUTE_KEY.test(key));
+  if (wrong.length > 0) {
+    read.problems.push(
+      `FOUR_EYES must be none, default or admin actions like "POST /admin/liens/:id/release"; not ${wrong.join(', ')}`,
+    );
+  }
+  return { routes, explicit: true };
 }
 
 function readBreakGlass(read: EnvReader, production: boolean): BreakGlassMode {

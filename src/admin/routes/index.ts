@@ -4,6 +4,7 @@ import type { AuditLog } from '../../audit/index.ts';
 import type { DashboardSessions } from '../../auth/dashboard-sessions.ts';
 import type { OperatorDirectory } from '../../auth/operator-directory.ts';
 import type { OperatorRole } from '../../auth/operator-roles.ts';
+import type { FourEyesConfig } from '../../config/operators-config.ts';
 import { requireOperator } from '../../http/plugins/admin-auth.ts';
 import type { Limiter, Lockout } from '../../http/plugins/rate-limits.ts';
 import type { AlertInbox } from '../../modules/alerts/index.ts';
@@ -14,12 +15,14 @@ import type { FixturesService } from '../../sandbox/fixtures/index.ts';
 import type { Clock, SandboxClock } from '../../shared/clock.ts';
 import type { Kobo } from '../../shared/money.ts';
 import type { WebhookInbox } from '../../webhooks/inbox.ts';
+import { type Approvals, fourEyesRoutes, requireFourEyes } from '../approvals/index.ts';
 import { adminContract } from '../contract/index.ts';
 import { recordOperatorActions } from '../operator-audit.ts';
 import {
   type AccountsAndMoneyRoutesOptions,
   accountsAndMoneyRoutes,
 } from './accounts-and-money-area.ts';
+import { type ApprovalsRoutesOptions, approvalsRoutes } from './approvals-area.ts';
 import {
   type ClientsAndAccessRoutesOptions,
   clientsAndAccessRoutes,
@@ -40,6 +43,8 @@ export interface AdminAccess {
   readonly allowList?: BlockList | undefined;
   /** Every operator action and every refused admin call is recorded here. */
   readonly auditLog: AuditLog;
+  /** The actions a second operator must approve (FOUR_EYES); none when undefined. */
+  readonly fourEyes?: FourEyesConfig | undefined;
 }
 
 /** The bank's own settings the routes check requests against and answer with. */
@@ -73,7 +78,8 @@ export interface SandboxControls {
 type AreaOptions = ClientsAndAccessRoutesOptions &
   AccountsAndMoneyRoutesOptions &
   SandboxControlRoutesOptions &
-  WebhooksAndAuditRoutesOptions;
+  WebhooksAndAuditRoutesOptions &
+  ApprovalsRoutesOptions;
 
 /** The services the admin API uses, under their names in the service graph (services.ts). */
 export type AdminServices = Omit<
@@ -83,7 +89,10 @@ export type AdminServices = Omit<
   | 'dashboardLoginLinks'
   | 'dashboardSessions'
   | `sandbox${'Network' | 'UssdGateway' | 'Clock' | 'WebhookInbox' | 'MessageInbox' | 'Faults' | 'Fixtures'}`
->;
+> & {
+  /** Four eyes: the routes' decisions, and the hook that holds the actions. */
+  readonly approvals: Approvals;
+};
 
 export interface AdminRoutesOptions {
   readonly access: AdminAccess;
@@ -95,7 +104,8 @@ export interface AdminRoutesOptions {
 
 /**
  * Operator API under /admin, for authenticated operators with the route's role, registered by area: clients and
- * their access, accounts and money, the sandbox's controls, webhooks and the audit trail.
+ * their access, accounts and money, the sandbox's controls, webhooks and the audit trail, and
+ * four eyes (the actions held for a second operator, docs/operators.md).
  */
 export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (app, options) => {
   const { access } = options;
@@ -106,11 +116,18 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
     access.limits,
     access.allowList,
   );
+  // After the audit trail's hook and the role check: a held action is recorded as started.
+  requireFourEyes(app, {
+    routes: fourEyesRoutes(access.fourEyes ?? { routes: [], explicit: true }),
+    approvals: options.services.approvals,
+    auditLog: access.auditLog,
+  });
   const routeOptions = areaOptions(options);
   await app.register(clientsAndAccessRoutes, routeOptions);
   await app.register(accountsAndMoneyRoutes, routeOptions);
   await app.register(sandboxControlRoutes, routeOptions);
   await app.register(webhooksAndAuditRoutes, routeOptions);
+  await app.register(approvalsRoutes, routeOptions);
 };
 
 /** The role the admin contract's table gives a route, by method and route URL. */
