@@ -28,6 +28,7 @@ export const OWNERS: Readonly<Record<string, readonly string[]>> = {
     'operator_setup_tickets',
   ],
   'src/audit': ['audit_events', 'audit_chain_head'],
+  'src/admin/approvals': ['approval_requests'],
   'src/idempotency': ['idempotency_requests'],
   'src/webhooks': ['webhook_endpoints', 'webhook_events', 'webhook_attempts', 'webhook_inbox'],
   'src/rails/nip': ['nip_simulator_sessions'],

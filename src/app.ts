@@ -192,6 +192,7 @@ function adminOptions(deps: AppDeps, limits: AppLimits): AdminRoutesOptions {
       auditLog: services.auditLog,
       allowList: config.exposure.adminAllowList,
       limits: { everyRequest: limits.admin, failures: limits.adminFailures },
+      fourEyes: config.operators.fourEyes,
     },
     bank: {
       institutionCode: config.institutionCode,

@@ -1,3 +1,4 @@
+import { createApprovals } from './admin/approvals/index.ts';
 import { createAuditLog } from './audit/index.ts';
 import { authModule } from './auth/auth-module.ts';
 import { findActiveAppByOAuthClientId } from './auth/oauth-app-repository.ts';
@@ -132,6 +133,14 @@ export function createServices(deps: ServiceDeps) {
     rail: providers.rail,
     ussdGateway: providers.ussdGateway,
     ledgerOverview: createLedgerOverview({ db }),
+    // Four eyes (docs/operators.md): admin actions held for a second operator. On the bank's
+    // clock, as a request's expiry is part of the bank's day (a test moves it).
+    approvals: createApprovals({
+      db,
+      clock,
+      ttlSeconds: config.operators.approvalTtlSeconds,
+      auditLog,
+    }),
     // Failures a test asks for on its own client's calls (POST /admin/sandbox/faults); none in
     // production. In memory: the reset clears them (clear()).
     sandboxFaults: config.ibsEnv === 'sandbox' ? createFaultTable({ clock }) : undefined,

@@ -66,6 +66,9 @@ export function createOperatorDirectory(deps: {
     (deps.config.breakGlass === 'bootstrap' && !(await activeAdminExists(db, clock.now())));
   return {
     breakGlassOpen,
+    /** Break-glass in bootstrap mode, with no admin able to get in yet: the bank's first day. */
+    bootstrapping: async (): Promise<boolean> =>
+      deps.config.breakGlass === 'bootstrap' && !(await activeAdminExists(db, clock.now())),
     /** The identity behind a bearer credential; undefined when it opens nothing. */
     async authenticate(bearer: string, label?: string): Promise<OperatorIdentity | undefined> {
       if (bearer.startsWith(API_KEY_PREFIX)) {

@@ -14,6 +14,30 @@ export function isOperatorRole(value: unknown): value is OperatorRole {
 }
 
 /**
+ * Four eyes in production by default (docs/operators.md, "Four eyes"): what moves money or widens
+ * access takes effect only when a second operator approves it. Admin contract route keys.
+ */
+export const FOUR_EYES_PRODUCTION_DEFAULT: readonly string[] = [
+  'POST /admin/transfers/:id/reversal',
+  'POST /admin/liens/:id/release',
+  'POST /admin/accounts/:accountNumber/unfreeze',
+  'POST /admin/clients/:id/enable',
+  'POST /admin/clients/:id/apps',
+  'POST /admin/clients/:id/apps/:appId/keys',
+  'PUT /admin/operators/:id/roles',
+  // Adding an operator grants their roles: the same second pair of eyes as granting them later.
+  'POST /admin/operators',
+];
+
+/**
+ * The admin actions that need a second operator: route keys of the admin contract, each checked
+ * to be an action of it when the admin API is built.
+ */
+export interface FourEyesConfig {
+  readonly routes: readonly string[];
+}
+
+/**
  * When the shared ADMIN_TOKEN still opens the admin API (docs/operators.md): `on` always (the
  * sandbox's default: a test bench drives the bank with it), `bootstrap` until an active operator
  * holds the admin role (production's default: it creates the first operator, then closes), `off`
@@ -29,6 +53,10 @@ export interface OperatorsConfig {
   readonly apiKeyMaxDays: number;
   /** Local operators' passwords, second factor and lockout (operator-sign-in-config.ts). */
   readonly localSignIn: LocalSignInConfig;
+  /** The admin actions a second operator must approve (FOUR_EYES). */
+  readonly fourEyes: FourEyesConfig;
+  /** A request waiting for approval expires this long after it was made. */
+  readonly approvalTtlSeconds: number;
 }
 
 const BREAK_GLASS_MODES: readonly BreakGlassMode[] = ['on', 'bootstrap', 'off'];
@@ -47,7 +75,38 @@ export function readOperatorsConfig(read: EnvReader, production: boolean): Opera
       max: 366,
     }),
     localSignIn: readLocalSignInConfig(read),
+    fourEyes: readFourEyes(read, production),
+    approvalTtlSeconds: readEnvInt(read, 'APPROVAL_TTL_SECONDS', {
+      fallback: 86_400,
+      min: 60,
+      max: 30 * 86_400,
+    }),
   });
+}
+
+const ROUTE_KEY = /^(POST|PUT|DELETE) \/admin\/[A-Za-z0-9/:._-]+$/;
+
+/**
+ * FOUR_EYES: `default` (production: FOUR_EYES_PRODUCTION_DEFAULT; sandbox: nothing), `none`, or
+ * a comma list of admin route keys (`POST /admin/liens/:id/release`). Only actions: a read needs
+ * no approval.
+ */
+function readFourEyes(read: EnvReader, production: boolean): FourEyesConfig {
+  const raw = readEnvString(read, 'FOUR_EYES', {})?.trim();
+  if (raw === undefined || raw === 'default') {
+    return { routes: production ? FOUR_EYES_PRODUCTION_DEFAULT : [] };
+  }
+  if (raw === 'none') {
+    return { routes: [] };
+  }
+  const routes = [...new Set(raw.split(',').map((key) => key.trim().replace(/\s+/g, ' ')))];
+  const wrong = routes.filter((key) => !ROUTE_KEY.test(key));
+  if (wrong.length > 0) {
+    read.problems.push(
+      `FOUR_EYES must be none, default or admin actions like "POST /admin/liens/:id/release"; not ${wrong.join(', ')}`,
+    );
+  }
+  return { routes };
 }
 
 function readBreakGlass(read: EnvReader, production: boolean): BreakGlassMode {

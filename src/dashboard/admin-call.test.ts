@@ -60,6 +60,19 @@ describe('the dashboard’s admin calls', () => {
       message: 'Faults.',
       data: [],
     }));
+    // An action held under four eyes: 202 and the approval, not the action's answer.
+    app.post('/admin/accounts/:accountNumber/unfreeze', async (_request, reply) =>
+      reply.status(202).send({
+        statusCode: 202,
+        message: 'Sent for approval (apr_1).',
+        data: {
+          approvalId: 'apr_1',
+          status: 'pending',
+          expiresAt: '2026-03-03T09:00:00.000Z',
+          action: 'POST /admin/accounts/:accountNumber/unfreeze',
+        },
+      }),
+    );
     // A route that answers outside its contract (ok must be a boolean).
     app.get('/admin/ledger', async () => ({
       statusCode: 200,
@@ -112,6 +125,20 @@ describe('the dashboard’s admin calls', () => {
       ok: false,
       statusCode: 502,
       message: 'GET /admin/ledger answered outside its contract',
+    });
+  });
+
+  it('an action held under four eyes (202): not done and not an error, with the approval', async () => {
+    const answer = await run((admin) =>
+      admin.post('/admin/accounts/:accountNumber/unfreeze', {
+        params: { accountNumber: '0123456789' },
+      }),
+    );
+    assert.deepEqual(answer, {
+      ok: false,
+      statusCode: 202,
+      message: 'Sent for approval (apr_1).',
+      approvalId: 'apr_1',
     });
   });
 });

@@ -9,6 +9,7 @@ import {
   type AdminRouteKey,
   type AdminRouteOf,
   adminContract,
+  PendingApprovalAnswer,
 } from '../admin/contract/index.ts';
 
 /** Each route's answer schema, indexed so that a route's type picks its own schema. */
@@ -22,11 +23,15 @@ export type AdminSuccess<K extends AdminRouteKey> = AdminAnswerBody<K> & {
   readonly statusCode: number;
 };
 
-/** A refusal or a failure, as the admin API worded it. */
+/**
+ * A refusal or a failure, as the admin API worded it; or (202, `approvalId`) an action held
+ * under four eyes until another operator approves it: not done, and not an error.
+ */
 export interface AdminFailure {
   readonly ok: false;
   readonly statusCode: number;
   readonly message: string;
+  readonly approvalId?: string;
 }
 
 export type AdminAnswer<K extends AdminRouteKey> = AdminSuccess<K> | AdminFailure;
@@ -115,6 +120,10 @@ export function adminCaller(
     if (response.statusCode >= 400) {
       return { ok: false, statusCode: response.statusCode, message };
     }
+    const held = heldForApproval(response.statusCode, body);
+    if (held !== undefined && (route === undefined || !Value.Check(answers[route].answer, body))) {
+      return { ok: false, statusCode: 202, message, approvalId: held };
+    }
     if (route === undefined || !Value.Check(answers[route].answer, body)) {
       // The admin route and the contract disagree: a bug, shown as a failure, never half a page.
       request.log.error({ route: `${method} ${path}` }, 'admin answer outside its contract');
@@ -201,6 +210,13 @@ function requestOf(path: string, parts: unknown): { url: string; payload?: strin
     url: search === '' ? filled : `${filled}?${search}`,
     ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
   };
+}
+
+/** The approval's id when the admin API held the action under four eyes (docs/operators.md). */
+function heldForApproval(statusCode: number, body: unknown): string | undefined {
+  return statusCode === 202 && Value.Check(PendingApprovalAnswer, body)
+    ? body.data.approvalId
+    : undefined;
 }
 
 function text(value: unknown): string {

@@ -15,6 +15,8 @@ import type { LoginLinks } from './login-links.ts';
 import { toolsFor } from './page-tools.ts';
 import { accountPageRoutes } from './routes/account.ts';
 import { accountRoutes } from './routes/accounts.ts';
+import { approvalDecisionRoutes } from './routes/approval-decisions.ts';
+import { approvalQueueRoutes } from './routes/approvals.ts';
 import { assetRoutes } from './routes/assets.ts';
 import { auditRoutes } from './routes/audit.ts';
 import { bulkTransferRoutes } from './routes/bulk-transfers.ts';
@@ -198,6 +200,8 @@ function pageRoutes(sandbox: boolean) {
     identityRoutes,
     webhookRoutes,
     ledgerRoutes,
+    approvalQueueRoutes,
+    approvalDecisionRoutes,
     auditRoutes,
     ...(sandbox ? [sandboxRoutes, inboxRoutes] : []),
   ];

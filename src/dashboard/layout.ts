@@ -22,6 +22,7 @@ const MAIN_TABS = [
   ['', 'Overview'],
   ['/clients', 'Clients'],
   ['/ledger', 'Ledger'],
+  ['/approvals', 'Approvals'],
   ['/audit', 'Audit trail'],
 ] as const;
 

@@ -103,10 +103,16 @@ function readNotice(request: FastifyRequest, reply: FastifyReply): Notice | unde
   }
 }
 
-/** The notice for an admin answer to an action. */
+/**
+ * The notice for an admin answer to an action. An action held under four eyes (202) is not an
+ * error: it says it was sent for approval, and the approval's id.
+ */
 export function noticeOf(answer: AdminOutcome, success: string): Notice {
-  return answer.ok
-    ? { kind: 'success', text: success }
+  if (answer.ok) {
+    return { kind: 'success', text: success };
+  }
+  return answer.statusCode === 202
+    ? { kind: 'success', text: answer.message }
     : { kind: 'error', text: `${answer.message} (HTTP ${answer.statusCode})` };
 }
 

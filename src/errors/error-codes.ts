@@ -109,8 +109,22 @@ export const ERROR_CODES = {
     httpStatus: 403,
     message: 'Another admin must set up, reset or unlock your sign-in.',
   },
+  APPROVAL_OWN_REQUEST: {
+    httpStatus: 403,
+    message: 'You asked for this action: another operator must approve it.',
+  },
+  APPROVAL_NEEDS_OPERATOR: {
+    httpStatus: 403,
+    message:
+      'Break-glass cannot approve or reject: a decision under four eyes is taken by a named operator.',
+  },
+  APPROVAL_EXECUTION_REFUSED: {
+    httpStatus: 403,
+    message: 'This approval does not open this request.',
+  },
   SANDBOX_ONLY: { httpStatus: 403, message: 'This operation is only available in sandbox.' },
   ROUTE_NOT_FOUND: { httpStatus: 404, message: 'Route not found.' },
+  APPROVAL_NOT_FOUND: { httpStatus: 404, message: 'No approval request has this id.' },
   BULK_BATCH_NOT_FOUND: { httpStatus: 404, message: 'No bulk transfer batch has this id.' },
   CONFLICT: { httpStatus: 409, message: 'The request conflicts with another request.' },
   SANDBOX_RESET: {
@@ -133,6 +147,14 @@ export const ERROR_CODES = {
   OPERATOR_ALREADY_SET_UP: {
     httpStatus: 409,
     message: 'This operator has set up their sign-in already: reset it to send a new setup link.',
+  },
+  APPROVAL_EXPIRED: {
+    httpStatus: 409,
+    message: 'This request expired before anyone approved it: ask for the action again.',
+  },
+  APPROVAL_NOT_PENDING: {
+    httpStatus: 409,
+    message: 'This request was decided already.',
   },
   DUPLICATE_REFERENCE: {
     httpStatus: 409,

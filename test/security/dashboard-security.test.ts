@@ -20,6 +20,7 @@ const PAGES = [
   '/dashboard/clients',
   '/dashboard/ledger',
   '/dashboard/audit',
+  '/dashboard/approvals',
   '/dashboard/sandbox',
   '/dashboard/inbox',
   '/dashboard/inbox/al0000',
@@ -58,6 +59,8 @@ const ACTIONS = [
   '/dashboard/clients/CLIENT/accounts/NUMBER/liens/ffffffffffffffffffffffff/release',
   '/dashboard/clients/CLIENT/webhooks/EVENT/replay',
   '/dashboard/sandbox/nip-next-outcome',
+  '/dashboard/approvals/apr_x/approve',
+  '/dashboard/approvals/apr_x/reject',
 ];
 
 describe('dashboard security', () => {

@@ -27,6 +27,7 @@ import {
   ReplayResultSchema,
   WebhookDeliverySchema,
 } from '../../webhooks/webhook-schemas.ts';
+import { ApprovalSchema, ApprovalsQuery } from './approval-schemas.ts';
 import {
   AuditExportQuery,
   AuditExportRowSchema,
@@ -565,6 +566,33 @@ const operatorSignIn = {
 } as const satisfies Record<string, AdminRouteContract>;
 
 /**
+ * Four eyes (docs/operators.md): the requests held for a second operator, and the decisions.
+ * Deciding checks the held action's own role in the service; the routes need only `viewer`.
+ */
+const approvals = {
+  'GET /admin/approvals': {
+    role: 'viewer',
+    query: ApprovalsQuery,
+    answer: pagedEnvelopeSchema(ApprovalSchema),
+  },
+  'GET /admin/approvals/:id': {
+    role: 'viewer',
+    params: IdParams,
+    answer: envelopeSchema(ApprovalSchema),
+  },
+  'POST /admin/approvals/:id/approve': {
+    role: 'viewer',
+    params: IdParams,
+    answer: envelopeSchema(ApprovalSchema),
+  },
+  'POST /admin/approvals/:id/reject': {
+    role: 'viewer',
+    params: IdParams,
+    answer: envelopeSchema(ApprovalSchema),
+  },
+} as const satisfies Record<string, AdminRouteContract>;
+
+/**
  * The admin API's contract: every admin route, by method and path, with the schemas of what it
  * takes and answers. The admin routes declare these very schemas (the contract test checks the
  * published ones match), and the dashboard's calls are typed from them: a changed answer breaks
@@ -576,5 +604,6 @@ export const adminContract = {
   ...bank,
   ...operators,
   ...operatorSignIn,
+  ...approvals,
   ...sandbox,
 };

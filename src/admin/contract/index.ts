@@ -4,6 +4,7 @@
  * admin routes and the dashboard both import it; the dashboard imports nothing else of admin/.
  */
 export { adminContract } from './admin-contract.ts';
+export { APPROVAL_STATUSES, PendingApprovalAnswer } from './approval-schemas.ts';
 export type {
   AdminAnswerBody,
   AdminAnswerSchema,

@@ -4,6 +4,7 @@ import type { AuditLog } from '../../audit/index.ts';
 import type { DashboardSessions } from '../../auth/dashboard-sessions.ts';
 import type { OperatorDirectory } from '../../auth/operator-directory.ts';
 import type { OperatorRole } from '../../auth/operator-roles.ts';
+import type { FourEyesConfig } from '../../config/operators-config.ts';
 import { requireOperator } from '../../http/plugins/admin-auth.ts';
 import type { Limiter, Lockout } from '../../http/plugins/rate-limits.ts';
 import type { AlertInbox } from '../../modules/alerts/index.ts';
@@ -14,12 +15,14 @@ import type { FixturesService } from '../../sandbox/fixtures/index.ts';
 import type { Clock, SandboxClock } from '../../shared/clock.ts';
 import type { Kobo } from '../../shared/money.ts';
 import type { WebhookInbox } from '../../webhooks/inbox.ts';
+import { type Approvals, fourEyesRoutes, requireFourEyes } from '../approvals/index.ts';
 import { adminContract } from '../contract/index.ts';
 import { recordOperatorActions } from '../operator-audit.ts';
 import {
   type AccountsAndMoneyRoutesOptions,
   accountsAndMoneyRoutes,
 } from './accounts-and-money-area.ts';
+import { type ApprovalsRoutesOptions, approvalsRoutes } from './approvals-area.ts';
 import {
   type ClientsAndAccessRoutesOptions,
   clientsAndAccessRoutes,
@@ -42,6 +45,8 @@ export interface AdminAccess {
   readonly allowList?: BlockList | undefined;
   /** Every operator action and every refused admin call is recorded here. */
   readonly auditLog: AuditLog;
+  /** The actions a second operator must approve (FOUR_EYES); none when undefined. */
+  readonly fourEyes?: FourEyesConfig | undefined;
 }
 
 /** The bank's own settings the routes check requests against and answer with. */
@@ -77,7 +82,8 @@ type AreaOptions = ClientsAndAccessRoutesOptions &
   AccountsAndMoneyRoutesOptions &
   SandboxControlRoutesOptions &
   WebhooksAndAuditRoutesOptions &
-  OperatorSignInRoutesOptions;
+  OperatorSignInRoutesOptions &
+  ApprovalsRoutesOptions;
 
 /** The services the admin API uses, under their names in the service graph (services.ts). */
 export type AdminServices = Omit<
@@ -88,7 +94,10 @@ export type AdminServices = Omit<
   | 'dashboardLoginLinks'
   | 'dashboardSessions'
   | `sandbox${'Network' | 'UssdGateway' | 'Clock' | 'WebhookInbox' | 'MessageInbox' | 'Faults' | 'Fixtures'}`
->;
+> & {
+  /** Four eyes: the routes' decisions, and the hook that holds the actions. */
+  readonly approvals: Approvals;
+};
 
 export interface AdminRoutesOptions {
   readonly access: AdminAccess;
@@ -99,8 +108,10 @@ export interface AdminRoutesOptions {
 }
 
 /**
- * Operator API under /admin, for authenticated operators with the route's role, registered by area: clients and
- * their access, accounts and money, the sandbox's controls, webhooks and the audit trail.
+ * Operator API under /admin, for authenticated operators with the route's role, registered by
+ * area: clients and their access, the operators, accounts and money, the sandbox's controls,
+ * webhooks and the audit trail, local sign-in, and four eyes (the actions held for a second
+ * operator, docs/operators.md).
  */
 export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (app, options) => {
   const { access } = options;
@@ -111,6 +122,14 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
     access.limits,
     access.allowList,
   );
+  // After the audit trail's hook and the role check: a held action is recorded as started.
+  requireFourEyes(app, {
+    routes: fourEyesRoutes(access.fourEyes ?? { routes: [] }),
+    approvals: options.services.approvals,
+    auditLog: access.auditLog,
+    firstDay: async (request) =>
+      request.operator?.kind === 'break-glass' && (await access.operators.bootstrapping()),
+  });
   const routeOptions = areaOptions(options);
   await app.register(clientsAndAccessRoutes, routeOptions);
   await app.register(operatorsRoutes, routeOptions);
@@ -118,6 +137,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
   await app.register(sandboxControlRoutes, routeOptions);
   await app.register(webhooksAndAuditRoutes, routeOptions);
   await app.register(operatorSignInRoutes, routeOptions);
+  await app.register(approvalsRoutes, routeOptions);
 };
 
 /** The role the admin contract's table gives a route, by method and route URL. */

@@ -283,6 +283,8 @@ describe('POST /checkout/sessions/:id/simulate in production', () => {
       ADMIN_TOKEN: TEST_SECRETS.adminToken,
       TOKEN_SIGNING_SECRET: TEST_SECRETS.tokenSigningSecret,
       INSTITUTION_CODE: '999240',
+      // Registering the client's app would wait for a second operator (four eyes).
+      FOUR_EYES: 'none',
     });
     const client = await createClient(testApp.app, 'Acme Ltd', 0);
     const payload = {
