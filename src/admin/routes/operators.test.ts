@@ -114,3 +114,45 @@ describe('GET/POST /admin/operators, GET /admin/operators/:id', () => {
     assert.equal(created.json().data.createdBy, 'break-glass:setup');
   });
 });
+
+describe('POST /admin/operators under four eyes, and the first day', () => {
+  let testApp: TestApp;
+  before(async () => {
+    testApp = await buildTestApp({
+      ADMIN_BREAK_GLASS: 'bootstrap',
+      FOUR_EYES: 'POST /admin/operators',
+    });
+  });
+  after(() => testApp?.close());
+
+  const create = (email: string, headers: Record<string, string>) =>
+    testApp.app.inject({
+      method: 'POST',
+      url: '/admin/operators',
+      headers,
+      payload: { email, displayName: email, roles: ['admin'] },
+    });
+
+  it('break-glass adds the first admin at once; once an admin can get in, adding one waits for a second', async () => {
+    const first = await create('first@bank.test', adminHeaders);
+    assert.equal(first.statusCode, 201, first.body);
+    const key = await testApp.app.inject({
+      method: 'POST',
+      url: `/admin/operators/${first.json().data._id}/api-keys`,
+      headers: adminHeaders,
+      payload: { name: 'bootstrap' },
+    });
+    assert.equal(key.statusCode, 201, key.body);
+    // Break-glass has closed by itself.
+    assert.equal((await create('late@bank.test', adminHeaders)).statusCode, 401);
+    const held = await create('second@bank.test', {
+      authorization: `Bearer ${key.json().data.token}`,
+    });
+    assert.equal(held.statusCode, 202, held.body);
+    const { rows } = await testApp.services.operators.list({ limit: 10, offset: 0 });
+    assert.deepEqual(
+      rows.map((row) => row.email),
+      ['first@bank.test'],
+    );
+  });
+});
