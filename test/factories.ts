@@ -1,4 +1,12 @@
-import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import {
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  type KeyObject,
+} from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { SignJWT } from 'jose';
 import { TEST_BASE_URL, TEST_SECRETS, type TestApp } from './harness.ts';
@@ -9,9 +17,32 @@ export const adminHeaders = { authorization: `Bearer ${TEST_SECRETS.adminToken}`
 const rsaKeys: { privateKey: KeyObject; publicKey: KeyObject }[] = [];
 export function rsaKeyPair(index = 0) {
   while (rsaKeys.length <= index) {
-    rsaKeys.push(generateKeyPairSync('rsa', { modulusLength: 2048 }));
+    rsaKeys.push(keptKeyPair(rsaKeys.length));
   }
   return rsaKeys[index] as { privateKey: KeyObject; publicKey: KeyObject };
+}
+
+const KEPT_KEYS = path.join(tmpdir(), 'openibs-test-keys');
+
+/**
+ * A 2048-bit key pair kept in the temporary folder: generating one takes up to a second of CPU,
+ * and every test file is a process of its own. Made here when none is kept yet (or it is unreadable).
+ */
+function keptKeyPair(index: number): { privateKey: KeyObject; publicKey: KeyObject } {
+  const file = path.join(KEPT_KEYS, `rsa-2048-${index}.pem`);
+  try {
+    const privateKey = createPrivateKey(readFileSync(file));
+    return { privateKey, publicKey: createPublicKey(privateKey) };
+  } catch {
+    // None kept yet: made below.
+  }
+  const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  mkdirSync(KEPT_KEYS, { recursive: true });
+  // Written aside, then renamed: a process reading the file never sees half a key.
+  const partial = `${file}.${process.pid}.partial`;
+  writeFileSync(partial, pair.privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+  renameSync(partial, file);
+  return pair;
 }
 
 export function publicKeyPem(publicKey: KeyObject): string {
