@@ -2,16 +2,18 @@
  * Operators sign in as themselves in a real browser: headless Chromium goes from the dashboard's
  * sign-in page to the organisation's identity provider (a real OpenID Connect provider on
  * 127.0.0.1), picks the user there, and comes back signed in as that operator, with the roles
- * the provider grants deciding what the dashboard lets them do.
+ * the provider grants deciding what the dashboard lets them do; an unfreeze another operator
+ * asked for waits until the signed-in one approves it from the dashboard's queue.
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { type Browser, chromium } from 'playwright-core';
-import { signedInClient } from '../factories.ts';
+import { adminHeaders, signedInClient } from '../factories.ts';
 import { buildTestApp, type TestApp } from '../harness.ts';
 import { TestIdentityProvider } from '../oidc-provider.ts';
+import { operatorWithRoles } from '../operators.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const WAIT = { timeout: 15_000 };
@@ -51,6 +53,7 @@ describe('Operators sign in through the identity provider, in a real browser', {
           id: 'kemi',
           claims: { email: 'kemi@bank.test', name: 'Kemi', openibs_roles: ['viewer'] },
         },
+        { id: 'tunde', claims: { email: 'tunde@bank.test', openibs_roles: ['support'] } },
       ],
     });
     testApp = await buildTestApp({
@@ -59,6 +62,7 @@ describe('Operators sign in through the identity provider, in a real browser', {
       OIDC_CLIENT_SECRET: client.clientSecret,
       OIDC_REDIRECT_URL: client.redirectUri,
       OIDC_EXTRA_SCOPES: 'openibs',
+      FOUR_EYES: 'POST /admin/accounts/:accountNumber/unfreeze',
     });
     bankClient = (await signedInClient(testApp, 'Kemi Stores', 0)).client;
     await testApp.app.listen({ port, host: '127.0.0.1' });
@@ -101,6 +105,49 @@ describe('Operators sign in through the identity provider, in a real browser', {
       bankClient.mainAccountNumber,
     );
     assert.notEqual(account.status, 'Frozen');
+    await context.close();
+  });
+
+  test('an unfreeze one operator asked for waits in the queue until another approves it in the dashboard', async () => {
+    const { accountNumber } = { accountNumber: bankClient.mainAccountNumber };
+    const freeze = await testApp.app.inject({
+      method: 'POST',
+      url: `/admin/accounts/${accountNumber}/freeze`,
+      headers: adminHeaders,
+    });
+    assert.equal(freeze.statusCode, 200, freeze.body);
+    const asker = await operatorWithRoles(testApp, ['support']);
+    const asked = await testApp.app.inject({
+      method: 'POST',
+      url: `/admin/accounts/${accountNumber}/unfreeze`,
+      headers: asker.headers,
+    });
+    assert.equal(asked.statusCode, 202, asked.body);
+    assert.equal(
+      (await testApp.services.accountService.findByNumber(accountNumber)).status,
+      'Frozen',
+    );
+
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    page.on('dialog', (dialog) => dialog.accept());
+    await page.goto(`${base}/dashboard/login`);
+    await page.getByRole('link', { name: 'Sign in with your organisation' }).click();
+    await page.getByRole('button', { name: 'tunde' }).click(WAIT);
+    await page.waitForURL(`${base}/dashboard`, WAIT);
+    await page.goto(`${base}/dashboard/approvals`);
+    await page.getByRole('button', { name: 'Approve' }).first().click(WAIT);
+    await page.waitForLoadState('load');
+    assert.equal(
+      (await testApp.services.accountService.findByNumber(accountNumber)).status,
+      'Active',
+    );
+    const decided = await testApp.services.auditLog.list({
+      action: 'approval.approved',
+      offset: 0,
+      limit: 5,
+    });
+    assert.equal(decided.events[0]?.actor, 'operator:tunde@bank.test');
     await context.close();
   });
 });
