@@ -1,11 +1,11 @@
 import type { BlockList } from 'node:net';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AuditLog } from '../../audit/index.ts';
+import { requireOperator } from '../../auth/admin-guard.ts';
 import type { DashboardSessions } from '../../auth/dashboard-sessions.ts';
 import type { OperatorDirectory } from '../../auth/operator-directory.ts';
 import type { OperatorRole } from '../../auth/operator-roles.ts';
 import type { FourEyesConfig } from '../../config/operators-config.ts';
-import { requireOperator } from '../../http/plugins/admin-auth.ts';
 import type { Limiter, Lockout } from '../../http/plugins/rate-limits.ts';
 import type { AlertInbox } from '../../modules/alerts/index.ts';
 import type { UssdGatewaySimulator } from '../../modules/ussd/index.ts';

@@ -1,9 +1,9 @@
 import { type BlockList, isIP } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { OperatorIdentity } from '../../auth/operator-directory.ts';
-import { type OperatorRole, rolesAllow } from '../../auth/operator-roles.ts';
-import { AppError } from '../../errors/app-error.ts';
-import type { Limiter, Lockout } from './rate-limits.ts';
+import { AppError } from '../errors/app-error.ts';
+import type { Limiter, Lockout } from '../http/plugins/rate-limits.ts';
+import type { OperatorIdentity } from './operator-directory.ts';
+import { type OperatorRole, rolesAllow } from './operator-roles.ts';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
