@@ -18,6 +18,7 @@ import type { WebhookInbox } from '../../webhooks/inbox.ts';
 import { type Approvals, fourEyesRoutes, requireFourEyes } from '../approvals/index.ts';
 import { adminContract } from '../contract/index.ts';
 import { recordOperatorActions } from '../operator-audit.ts';
+import { maskIdentityForViewers } from '../viewer-masking.ts';
 import {
   type AccountsAndMoneyRoutesOptions,
   accountsAndMoneyRoutes,
@@ -122,6 +123,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
     access.limits,
     access.allowList,
   );
+  maskIdentityForViewers(app);
   // After the audit trail's hook and the role check: a held action is recorded as started.
   requireFourEyes(app, {
     routes: fourEyesRoutes(access.fourEyes ?? { routes: [] }),
