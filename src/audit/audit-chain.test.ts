@@ -218,7 +218,7 @@ describe('migration 0009 chains the rows written before it', () => {
       INSERT INTO audit_events (at, actor, action, outcome)
       VALUES ('2026-01-01T00:00:02Z', 'anonymous', 'security.rate_limited', '429')`);
     const applied = await migrate(testDb.db);
-    assert.deepEqual(applied.migrations, ['0009_audit_hash_chain.sql']);
+    assert.equal(applied.migrations[0], '0009_audit_hash_chain.sql');
     const rows = await testDb.db.query<{ id: string; hash: string; recomputed: string }>(
       `SELECT id::text, hash, audit_event_hash(prev_hash, id, at, actor, action, target, outcome,
               source_ip, request_id, details, operator_id, session_id, before_state,
