@@ -29,7 +29,8 @@ export function recordOperatorActions(app: FastifyInstance, auditLog: AuditLog):
       return payload;
     }
     const created = status === 201 ? createdId(payload) : undefined;
-    await auditLog.record(operatorCall(request, String(status), created));
+    const after = status < 300 ? afterState(payload) : undefined;
+    await auditLog.record({ ...operatorCall(request, String(status), created), after });
     return payload;
   });
 }
@@ -98,6 +99,52 @@ function scalarParams(params: Record<string, unknown>): Record<string, string> {
     Object.entries(params)
       .filter((entry): entry is [string, string] => typeof entry[1] === 'string')
       .map(([name, value]) => [name, value.slice(0, 64)]),
+  );
+}
+
+/** Fields of an answer never kept in the audit trail: keys, secrets, links that sign in. */
+const SECRET_FIELD = /token|secret|ticket|password|^url$/i;
+
+/** The most of an answer kept as the action's after-state; larger ones are noted as such. */
+const AFTER_STATE_MAX_CHARS = 16_384;
+
+/**
+ * The record as the action left it: the `data` of our own success envelope, with every field
+ * that could hold a secret (an issued key, a webhook secret, a sign-in or setup link, a webhook
+ * URL) replaced by `[redacted]`. The before-state is not recorded yet (docs/operators.md).
+ */
+function afterState(payload: unknown): Record<string, unknown> | undefined {
+  if (typeof payload !== 'string' || payload.length > AFTER_STATE_MAX_CHARS * 4) {
+    return typeof payload === 'string' ? { truncated: true } : undefined;
+  }
+  try {
+    const data = (JSON.parse(payload) as { data?: unknown }).data;
+    if (data === null || typeof data !== 'object') {
+      return undefined;
+    }
+    const kept = redacted(data);
+    return JSON.stringify(kept).length > AFTER_STATE_MAX_CHARS
+      ? { truncated: true }
+      : Array.isArray(kept)
+        ? { items: kept }
+        : (kept as Record<string, unknown>);
+  } catch {
+    return undefined;
+  }
+}
+
+function redacted(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    return value.map(redacted);
+  }
+  if (value === null || typeof value !== 'object') {
+    return value;
+  }
+  return Object.fromEntries(
+    Object.entries(value).map(([name, field]) => [
+      name,
+      SECRET_FIELD.test(name) && field !== null ? '[redacted]' : redacted(field),
+    ]),
   );
 }
 

@@ -350,7 +350,7 @@ const bank = {
   },
   /** Streamed; JSON is a bare array of rows (no envelope), CSV the same rows as a table. */
   'GET /admin/audit/export': {
-    role: 'viewer',
+    role: 'security',
     query: AuditExportQuery,
     answer: Type.Array(AuditExportRowSchema),
   },
