@@ -2,22 +2,14 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before } from 'node:test';
 import { sign } from '@fastify/cookie';
-import type { OperatorIdentity } from '../src/auth/operator-directory.ts';
-import { OPERATOR_ROLES, type OperatorRole } from '../src/auth/operator-roles.ts';
+import type { OperatorRole } from '../src/auth/operator-roles.ts';
 import { DashboardBrowser } from './dashboard-browser.ts';
 import { adminHeaders, sandboxCredit, sendTransfer, signedInClient } from './factories.ts';
 import { buildTestApp, TEST_SECRETS, type TestApp } from './harness.ts';
 
-const OUR_BANK = '999240';
+import { BREAK_GLASS } from './operators.ts';
 
-/** Who creates the tests' operators: the shared admin token, as the first operator is made. */
-const BREAK_GLASS: OperatorIdentity = {
-  kind: 'break-glass',
-  operatorId: null,
-  roles: OPERATOR_ROLES,
-  sessionId: 'admin-token',
-  actor: 'break-glass',
-};
+const OUR_BANK = '999240';
 
 export interface TestOperator {
   readonly id: string;

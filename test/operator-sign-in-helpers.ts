@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
-import type { OperatorIdentity } from '../src/auth/operator-directory.ts';
 import type { OperatorRole } from '../src/auth/operator-roles.ts';
 import { totpCode } from '../src/auth/operator-totp.ts';
 import { DashboardBrowser } from './dashboard-browser.ts';
 import type { TestApp } from './harness.ts';
+import { BREAK_GLASS } from './operators.ts';
+
+export { BREAK_GLASS };
 
 /**
  * The cheapest password hash the stored form takes: these tests sign in dozens of times on a
@@ -12,15 +14,6 @@ import type { TestApp } from './harness.ts';
 export const LOCAL_SIGN_IN_ENV = { OPERATOR_PASSWORD_SCRYPT_LOG2N: '14' } as const;
 
 export const PASSWORD = 'correct horse battery staple';
-
-/** Who made the tests' operators: a break-glass call, as the first operator is made. */
-export const BREAK_GLASS: OperatorIdentity = {
-  kind: 'break-glass',
-  operatorId: null,
-  roles: ['viewer', 'support', 'finance', 'security', 'admin'],
-  sessionId: 'admin-token',
-  actor: 'break-glass:test',
-};
 
 export async function newOperator(
   testApp: TestApp,

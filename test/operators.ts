@@ -3,7 +3,7 @@ import type { OperatorRole } from '../src/auth/operator-roles.ts';
 import type { TestApp } from './harness.ts';
 
 /** Who creates the tests' operators: break-glass, as on a bank's first day. */
-export const BOOTSTRAP: OperatorIdentity = {
+export const BREAK_GLASS: OperatorIdentity = {
   kind: 'break-glass',
   operatorId: null,
   roles: ['viewer', 'support', 'finance', 'security', 'admin'],
@@ -23,7 +23,7 @@ export async function operatorWithRoles(
   const address = email ?? `operator${made}.${roles.join('-') || 'none'}@bank.test`;
   const operator = await testApp.services.operators.create(
     { email: address, displayName: `Operator ${made}`, roles },
-    BOOTSTRAP,
+    BREAK_GLASS,
   );
   const { token } = await testApp.services.operators.issueApiKey(operator.id, { name: 'tests' });
   return { id: operator.id, email: operator.email, headers: { authorization: `Bearer ${token}` } };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { buildTestApp, TEST_SECRETS, type TestApp } from '../../test/harness.ts';
-import { BOOTSTRAP } from '../../test/operators.ts';
+import { BREAK_GLASS } from '../../test/operators.ts';
 import type { BreakGlassMode } from '../config/operators-config.ts';
 import { createOperatorDirectory } from './operator-directory.ts';
 
@@ -27,7 +27,7 @@ describe('the operator directory: credentials to identities, and break-glass', (
     assert.equal((await glass())?.actor, 'break-glass:first-day');
     const admin = await bootstrap.create(
       { email: 'first.admin@bank.test', displayName: 'First', roles: ['admin'] },
-      BOOTSTRAP,
+      BREAK_GLASS,
     );
     // Created, not set up: break-glass must still hand over their first key.
     assert.equal((await glass())?.kind, 'break-glass');
@@ -56,7 +56,7 @@ describe('the operator directory: credentials to identities, and break-glass', (
   it("a dashboard session is its operator's credential, with their roles; a break-glass session follows break-glass", async () => {
     const operator = await testApp.services.operators.create(
       { email: 'ses@bank.test', displayName: 'Ses', roles: ['support'] },
-      BOOTSTRAP,
+      BREAK_GLASS,
     );
     const sessions = testApp.services.dashboardSessions;
     const own = await sessions.open(operator.email, operator.id);

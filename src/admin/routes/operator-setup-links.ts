@@ -3,7 +3,7 @@ import type { OperatorSignIn, SetupLink } from '../../auth/operator-sign-in.ts';
 import { ErrorSchema } from '../../http/common-schemas.ts';
 import { ok } from '../../http/envelope.ts';
 import { adminContract } from '../contract/index.ts';
-import { callingOperator } from './operator-sign-in-caller.ts';
+import { callerOf } from '../operator-audit.ts';
 
 export interface OperatorSetupLinkRouteOptions {
   readonly operatorSignIn: Pick<OperatorSignIn, 'issueSetupLink'>;
@@ -46,7 +46,7 @@ export const operatorSetupLinkRoute: FastifyPluginAsyncTypebox<
       },
     },
     async (request, reply) => {
-      const link = await operatorSignIn.issueSetupLink(request.params.id, callingOperator(request));
+      const link = await operatorSignIn.issueSetupLink(request.params.id, callerOf(request));
       return reply
         .status(201)
         .send(ok('Setup link made.', setupLinkAnswer(publicBaseUrl, link), 201));

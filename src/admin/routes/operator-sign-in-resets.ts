@@ -3,8 +3,8 @@ import type { OperatorSignIn } from '../../auth/operator-sign-in.ts';
 import { ErrorSchema } from '../../http/common-schemas.ts';
 import { ok } from '../../http/envelope.ts';
 import { adminContract } from '../contract/index.ts';
+import { callerOf } from '../operator-audit.ts';
 import { setupLinkAnswer } from './operator-setup-links.ts';
-import { callingOperator } from './operator-sign-in-caller.ts';
 
 export interface OperatorSignInResetRouteOptions {
   readonly operatorSignIn: Pick<OperatorSignIn, 'resetSignIn'>;
@@ -37,7 +37,7 @@ export const operatorSignInResetRoute: FastifyPluginAsyncTypebox<
       },
     },
     async (request, reply) => {
-      const link = await operatorSignIn.resetSignIn(request.params.id, callingOperator(request));
+      const link = await operatorSignIn.resetSignIn(request.params.id, callerOf(request));
       return reply
         .status(201)
         .send(

@@ -3,7 +3,7 @@ import type { OperatorSignIn, SignInState } from '../../auth/operator-sign-in.ts
 import { ErrorSchema } from '../../http/common-schemas.ts';
 import { ok } from '../../http/envelope.ts';
 import { adminContract } from '../contract/index.ts';
-import { callingOperator } from './operator-sign-in-caller.ts';
+import { callerOf } from '../operator-audit.ts';
 
 export interface OperatorSignInUnlockRouteOptions {
   readonly operatorSignIn: Pick<OperatorSignIn, 'unlock'>;
@@ -29,7 +29,7 @@ export const operatorSignInUnlockRoute: FastifyPluginAsyncTypebox<
       },
     },
     async (request) => {
-      const state = await operatorSignIn.unlock(request.params.id, callingOperator(request));
+      const state = await operatorSignIn.unlock(request.params.id, callerOf(request));
       return ok('Operator unlocked.', signInStateView(state));
     },
   );

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { DashboardBrowser } from '../../../test/dashboard-browser.ts';
 import { buildTestApp, type TestApp } from '../../../test/harness.ts';
 import { TestIdentityProvider } from '../../../test/oidc-provider.ts';
-import { BOOTSTRAP } from '../../../test/operators.ts';
+import { BREAK_GLASS } from '../../../test/operators.ts';
 
 const CLIENT = {
   clientId: 'openibs-dashboard',
@@ -72,7 +72,7 @@ describe('dashboard: single sign-on through the organisation’s identity provid
   it('an operator an admin added first is linked by email and takes the provider’s roles', async () => {
     await testApp.services.operators.create(
       { email: 'tayo@bank.test', displayName: 'Tayo', roles: ['viewer'] },
-      BOOTSTRAP,
+      BREAK_GLASS,
     );
     const back = await signInAs(new DashboardBrowser(testApp.app), 'tayo');
     assert.equal(back.statusCode, 200, back.body);
