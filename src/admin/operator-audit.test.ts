@@ -4,7 +4,7 @@ import { signedInClient } from '../../test/factories.ts';
 import { buildTestApp, type TestApp } from '../../test/harness.ts';
 import { operatorWithRoles } from '../../test/operators.ts';
 
-describe('the audit trail of operator actions: who, with what, and the record after', () => {
+describe('the audit trail of operator actions: who, with what, and the record before and after', () => {
   let testApp: TestApp;
   before(async () => {
     testApp = await buildTestApp();
@@ -16,13 +16,21 @@ describe('the audit trail of operator actions: who, with what, and the record af
       actor: string;
       operator_id: string | null;
       session_id: string | null;
+      before_state: Record<string, unknown> | null;
       after_state: Record<string, unknown> | null;
     }>(
-      `SELECT actor, operator_id, session_id, after_state FROM audit_events
+      `SELECT actor, operator_id, session_id, before_state, after_state FROM audit_events
         WHERE action = $1 AND outcome NOT IN ('started') ORDER BY id DESC LIMIT 1`,
       [action],
     );
     return rows[0];
+  };
+  const rowsOf = async (action: string) => {
+    const rows = await testApp.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM audit_events WHERE action = $1',
+      [action],
+    );
+    return rows[0]?.n;
   };
 
   it('names the authenticated operator and their key, and keeps the account as the freeze left it', async () => {
@@ -40,6 +48,73 @@ describe('the audit trail of operator actions: who, with what, and the record af
     assert.match(row?.session_id ?? '', /^key:opk_/);
     assert.equal(row?.after_state?.status, 'Frozen');
     assert.equal(row?.after_state?.accountNumber, client.mainAccountNumber);
+    assert.equal(row?.before_state?.status, 'Active');
+    assert.equal(row?.before_state?.accountNumber, client.mainAccountNumber);
+    const started = await testApp.db.query<{ before_state: { status?: string } | null }>(
+      `SELECT before_state FROM audit_events
+        WHERE action = $1 AND outcome = 'started' ORDER BY id DESC LIMIT 1`,
+      ['admin.post /admin/accounts/:accountNumber/freeze'],
+    );
+    assert.equal(started[0]?.before_state?.status, 'Active');
+    // The before-state's read is the trail's own: it is not a row of its own.
+    assert.equal(await rowsOf('admin.get /admin/accounts/:accountNumber'), 0);
+  });
+
+  it("keeps the before-state whatever the read route needs: security ends an operator's sessions", async () => {
+    const security = await operatorWithRoles(testApp, ['security']);
+    const target = await operatorWithRoles(testApp, ['finance']);
+    const own = await testApp.app.inject({
+      method: 'GET',
+      url: `/admin/operators/${target.id}`,
+      headers: security.headers,
+    });
+    assert.equal(own.statusCode, 403, 'reading operators needs the admin role');
+    const ended = await testApp.app.inject({
+      method: 'POST',
+      url: `/admin/operators/${target.id}/sessions/end`,
+      headers: security.headers,
+    });
+    assert.equal(ended.statusCode, 200, ended.body);
+    const row = await lastRow('admin.post /admin/operators/:id/sessions/end');
+    assert.equal(row?.before_state?.email, target.email);
+    assert.deepEqual(row?.before_state?.roles, ['finance']);
+  });
+
+  it('records no before-state for what is new, nor a row for a before-state that is not there', async () => {
+    const finance = await operatorWithRoles(testApp, ['finance']);
+    const released = await testApp.app.inject({
+      method: 'POST',
+      url: '/admin/liens/0123456789abcdef01234567/release',
+      headers: finance.headers,
+      payload: { reason: 'No such lien' },
+    });
+    assert.equal(released.statusCode, 400, released.body);
+    assert.equal(released.json().code, 'RECORD_NOT_FOUND');
+    const row = await lastRow('admin.post /admin/liens/:id/release');
+    assert.equal(row?.before_state, null);
+    assert.equal(await rowsOf('admin.get /admin/liens/:id'), 0);
+    const admin = await operatorWithRoles(testApp, ['admin']);
+    const made = await testApp.app.inject({
+      method: 'POST',
+      url: '/admin/operators',
+      headers: admin.headers,
+      payload: { email: 'newcomer@bank.test', displayName: 'Newcomer', roles: ['viewer'] },
+    });
+    assert.equal(made.statusCode, 201, made.body);
+    const creation = await lastRow('admin.post /admin/operators');
+    assert.equal(creation?.before_state, null);
+    assert.equal(creation?.after_state?.email, 'newcomer@bank.test');
+  });
+
+  it('lets no caller from outside past the role check by claiming to be the before-state read', async () => {
+    const support = await operatorWithRoles(testApp, ['support']);
+    const target = await operatorWithRoles(testApp, ['viewer']);
+    const claimed = await testApp.app.inject({
+      method: 'GET',
+      url: `/admin/operators/${target.id}`,
+      headers: { ...support.headers, 'x-openibs-before-read': 'a'.repeat(43) },
+    });
+    assert.equal(claimed.statusCode, 403, claimed.body);
   });
 
   it('never keeps a secret the answer carried: an issued key, a webhook secret and URL', async () => {
@@ -66,9 +141,20 @@ describe('the audit trail of operator actions: who, with what, and the record af
     assert.equal(set.statusCode, 200, set.body);
     const hook = await lastRow('admin.put /admin/clients/:id/webhook');
     assert.deepEqual(hook?.after_state, { url: '[redacted]', secret: '[redacted]' });
+    const changed = await testApp.app.inject({
+      method: 'PUT',
+      url: `/admin/clients/${client.ibsClientId}/webhook`,
+      headers: security.headers,
+      payload: { url: 'https://hooks.example.com/openibs?key=def' },
+    });
+    assert.equal(changed.statusCode, 200, changed.body);
+    const second = await lastRow('admin.put /admin/clients/:id/webhook');
+    assert.equal(second?.before_state?.url, '[redacted]');
     const leaked = await testApp.db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM audit_events
-        WHERE after_state::text LIKE '%' || $1 || '%' OR after_state::text LIKE '%' || $2 || '%'`,
+        WHERE concat(before_state::text, after_state::text) LIKE '%' || $1 || '%'
+           OR concat(before_state::text, after_state::text) LIKE '%' || $2 || '%'
+           OR concat(before_state::text, after_state::text) LIKE '%key=abc%'`,
       [token, set.json().data.secret],
     );
     assert.equal(leaked[0]?.n, 0);

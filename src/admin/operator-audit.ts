@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuditEntry, AuditLog } from '../audit/index.ts';
 import type { OperatorIdentity } from '../auth/operator-directory.ts';
 import { AppError } from '../errors/app-error.ts';
+import type { BeforeStateReads } from './before-state.ts';
 
 const ID_FIELDS = ['_id', 'id', 'accountNumber', 'reference', 'sessionId'] as const;
 
@@ -15,25 +16,42 @@ const ID_FIELDS = ['_id', 'id', 'accountNumber', 'reference', 'sessionId'] as co
  *
  * An action is also recorded as `started` once it is authorised and valid, before it runs: a
  * crash cannot lose its trace, and when even that row cannot be written the action is refused
- * (503) and does not happen.
+ * (503) and does not happen. Both rows keep the record as it stood before the action (its
+ * contract's read route, before-state.ts) and the final row the record as the action left it.
  */
-export function recordOperatorActions(app: FastifyInstance, auditLog: AuditLog): void {
+export function recordOperatorActions(
+  app: FastifyInstance,
+  auditLog: AuditLog,
+  beforeReads?: BeforeStateReads,
+): void {
   app.addHook('preHandler', async (request) => {
     if (!isRead(request.method)) {
-      await auditLog.recordOrRefuse(operatorCall(request, 'started'));
+      const before = beforeReads === undefined ? undefined : await beforeReads.read(request);
+      beforeStates.set(request, recordedState(before));
+      await auditLog.recordOrRefuse({
+        ...operatorCall(request, 'started'),
+        before: beforeStates.get(request),
+      });
     }
   });
   app.addHook('onSend', async (request, reply, payload) => {
     const status = reply.statusCode;
-    if (isRead(request.method) && status < 400) {
+    if ((isRead(request.method) && status < 400) || beforeReads?.isBeforeRead(request) === true) {
       return payload;
     }
     const created = status === 201 ? createdId(payload) : undefined;
-    const after = status < 300 ? afterState(payload) : undefined;
-    await auditLog.record({ ...operatorCall(request, String(status), created), after });
+    const after = status < 300 ? recordedState(payload) : undefined;
+    await auditLog.record({
+      ...operatorCall(request, String(status), created),
+      before: beforeStates.get(request),
+      after,
+    });
     return payload;
   });
 }
+
+/** Each action's before-state, from its preHandler to its answer. */
+const beforeStates = new WeakMap<FastifyRequest, Record<string, unknown> | undefined>();
 
 /**
  * A call under /admin that the router refused before any admin route ran (a bad
@@ -105,16 +123,16 @@ function scalarParams(params: Record<string, unknown>): Record<string, string> {
 /** Fields of an answer never kept in the audit trail: keys, secrets, links that sign in. */
 const SECRET_FIELD = /token|secret|ticket|password|^url$/i;
 
-/** The most of an answer kept as the action's after-state; larger ones are noted as such. */
-const AFTER_STATE_MAX_CHARS = 16_384;
+/** The most of an answer kept as an action's before- or after-state; larger ones are noted. */
+const STATE_MAX_CHARS = 16_384;
 
 /**
- * The record as the action left it: the `data` of our own success envelope, with every field
- * that could hold a secret (an issued key, a webhook secret, a sign-in or setup link, a webhook
- * URL) replaced by `[redacted]`. The before-state is not recorded yet (docs/operators.md).
+ * A record as an answer shows it (the action's, or its read route's before it ran): the `data`
+ * of our own success envelope, with every field that could hold a secret (an issued key, a
+ * webhook secret, a sign-in or setup link, a webhook URL) replaced by `[redacted]`.
  */
-function afterState(payload: unknown): Record<string, unknown> | undefined {
-  if (typeof payload !== 'string' || payload.length > AFTER_STATE_MAX_CHARS * 4) {
+function recordedState(payload: unknown): Record<string, unknown> | undefined {
+  if (typeof payload !== 'string' || payload.length > STATE_MAX_CHARS * 4) {
     return typeof payload === 'string' ? { truncated: true } : undefined;
   }
   try {
@@ -123,7 +141,7 @@ function afterState(payload: unknown): Record<string, unknown> | undefined {
       return undefined;
     }
     const kept = redacted(data);
-    return JSON.stringify(kept).length > AFTER_STATE_MAX_CHARS
+    return JSON.stringify(kept).length > STATE_MAX_CHARS
       ? { truncated: true }
       : Array.isArray(kept)
         ? { items: kept }

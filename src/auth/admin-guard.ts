@@ -19,6 +19,12 @@ export interface OperatorAuthentication {
   authenticate(bearer: string, label?: string): Promise<OperatorIdentity | undefined>;
   /** The role a route needs (the admin contract's table); undefined: none declared. */
   roleOf(method: string, url: string): OperatorRole | undefined;
+  /**
+   * Whether a request is the audit trail's own read of an action's before-state, made in
+   * process for an operator already let through: counted once (as the action) and read
+   * whatever the operator's roles (src/admin/before-state.ts).
+   */
+  isBeforeRead?(request: FastifyRequest): boolean;
 }
 
 /**
@@ -45,8 +51,11 @@ export function requireOperator(
         `No route for ${request.method} ${request.routeOptions.url}.`,
       );
     }
+    const beforeRead = auth.isBeforeRead?.(request) === true;
     await limits.failures.refuseIfLocked(request);
-    await limits.everyRequest(request);
+    if (!beforeRead) {
+      await limits.everyRequest(request);
+    }
     const presented = BEARER.exec(request.headers.authorization ?? '')?.[1];
     const identity =
       presented === undefined ? undefined : await auth.authenticate(presented, labelOf(request));
@@ -56,7 +65,7 @@ export function requireOperator(
     }
     request.operator = identity;
     const url = request.routeOptions.url;
-    if (url === undefined) {
+    if (url === undefined || beforeRead) {
       return;
     }
     const needed = auth.roleOf(request.method, url);

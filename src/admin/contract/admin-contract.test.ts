@@ -99,4 +99,19 @@ describe('the admin contract', () => {
       );
     }
   });
+
+  it("names, for an action's before-state, a read route whose ids the action has", () => {
+    const pathIds = (key: string) => [...key.matchAll(/:(\w+)/g)].map((match) => match[1]);
+    const withBefore = Object.entries(adminContract).flatMap(([key, entry]) =>
+      'before' in entry ? [[key, entry.before] as const] : [],
+    );
+    assert.ok(withBefore.length >= 30, 'the actions that change a record name their read');
+    for (const [key, readRoute] of withBefore) {
+      assert.ok(!key.startsWith('GET '), `${key}: a read has no before-state`);
+      assert.ok(readRoute.startsWith('GET ') && Object.hasOwn(adminContract, readRoute), key);
+      for (const id of pathIds(readRoute)) {
+        assert.ok(pathIds(key).includes(id), `${key}: its read ${readRoute} needs :${id}`);
+      }
+    }
+  });
 });

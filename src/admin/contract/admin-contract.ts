@@ -34,7 +34,11 @@ import {
   AuditVerifyQuery,
   AuditVerifySchema,
 } from './audit-schemas.ts';
-import { UpdateVasCategoryBody, UpdateVasProductsBody } from './catalogue-schemas.ts';
+import {
+  UpdateVasCategoryBody,
+  UpdateVasProductsBody,
+  VasCategoryWithProductsSchema,
+} from './catalogue-schemas.ts';
 import {
   LienReleaseBody,
   LienSchema,
@@ -131,6 +135,13 @@ export interface AdminRouteContract {
   readonly status?: 201 | 202;
   /** The success answer whole: the envelope with its data (and the pagination of a list). */
   readonly answer: TSchema;
+  /**
+   * An action's before-state: the read route (`GET ...`, in this table) whose answer is the
+   * record the action changes, called with the action's own path parameters just before it
+   * runs; the audit trail keeps its data beside the after-state (docs/operators.md). Absent on
+   * actions that make something new or send something (nothing stood before them).
+   */
+  readonly before?: string;
 }
 
 const client = {
@@ -157,6 +168,7 @@ const client = {
   },
   'POST /admin/clients/:id/apps': {
     role: 'security',
+    before: 'GET /admin/clients/:id/apps',
     params: IdParams,
     body: RegisterAppBody,
     status: 201,
@@ -164,11 +176,13 @@ const client = {
   },
   'POST /admin/clients/:id/apps/:appId/revoke': {
     role: 'security',
+    before: 'GET /admin/clients/:id/apps',
     params: AppParams,
     answer: envelopeSchema(RevokedSchema),
   },
   'POST /admin/clients/:id/apps/:appId/keys': {
     role: 'security',
+    before: 'GET /admin/clients/:id/apps',
     params: AppParams,
     body: AddAppKeyBody,
     status: 201,
@@ -176,6 +190,7 @@ const client = {
   },
   'POST /admin/clients/:id/apps/:appId/keys/:keyId/revoke': {
     role: 'security',
+    before: 'GET /admin/clients/:id/apps',
     params: AppKeyParams,
     answer: envelopeSchema(RevokedSchema),
   },
@@ -186,16 +201,19 @@ const client = {
   },
   'POST /admin/clients/:id/disable': {
     role: 'security',
+    before: 'GET /admin/clients/:id',
     params: IdParams,
     answer: envelopeSchema(ClientAccessSchema),
   },
   'POST /admin/clients/:id/enable': {
     role: 'security',
+    before: 'GET /admin/clients/:id',
     params: IdParams,
     answer: envelopeSchema(ClientAccessSchema),
   },
   'POST /admin/clients/:id/revoke-tokens': {
     role: 'security',
+    before: 'GET /admin/clients/:id/access',
     params: IdParams,
     answer: envelopeSchema(ClientAccessSchema),
   },
@@ -206,6 +224,7 @@ const client = {
   },
   'PUT /admin/clients/:id/checkout-settings': {
     role: 'security',
+    before: 'GET /admin/clients/:id/checkout-settings',
     params: IdParams,
     body: CheckoutSettingsBody,
     answer: envelopeSchema(CheckoutSettingsSchema),
@@ -217,6 +236,7 @@ const client = {
   },
   'PUT /admin/clients/:id/webhook': {
     role: 'security',
+    before: 'GET /admin/clients/:id/webhook',
     params: IdParams,
     body: SetWebhookBody,
     answer: envelopeSchema(WebhookSetSchema),
@@ -308,11 +328,13 @@ const records = {
   },
   'POST /admin/accounts/:accountNumber/freeze': {
     role: 'support',
+    before: 'GET /admin/accounts/:accountNumber',
     params: AccountNumberParams,
     answer: envelopeSchema(AccountSchema),
   },
   'POST /admin/accounts/:accountNumber/unfreeze': {
     role: 'support',
+    before: 'GET /admin/accounts/:accountNumber',
     params: AccountNumberParams,
     answer: envelopeSchema(AccountSchema),
   },
@@ -321,14 +343,26 @@ const records = {
     params: AccountNumberParams,
     answer: envelopeSchema(LiensSchema),
   },
+  'GET /admin/liens/:id': {
+    role: 'viewer',
+    params: IdParams,
+    answer: envelopeSchema(LienSchema),
+  },
   'POST /admin/liens/:id/release': {
     role: 'finance',
+    before: 'GET /admin/liens/:id',
     params: IdParams,
     body: LienReleaseBody,
     answer: envelopeSchema(LienSchema),
   },
+  'GET /admin/transfers/:id': {
+    role: 'viewer',
+    params: IdParams,
+    answer: envelopeSchema(TransferSchema),
+  },
   'POST /admin/transfers/:id/reversal': {
     role: 'finance',
+    before: 'GET /admin/transfers/:id',
     params: IdParams,
     body: ReversalBody,
     answer: envelopeSchema(ReversalOutcomeSchema),
@@ -354,14 +388,21 @@ const bank = {
     query: AuditExportQuery,
     answer: Type.Array(AuditExportRowSchema),
   },
+  'GET /admin/vas/service-categories/:id': {
+    role: 'viewer',
+    params: IdParams,
+    answer: envelopeSchema(VasCategoryWithProductsSchema),
+  },
   'PUT /admin/vas/service-categories/:id': {
     role: 'support',
+    before: 'GET /admin/vas/service-categories/:id',
     params: IdParams,
     body: UpdateVasCategoryBody,
     answer: envelopeSchema(CategorySchema),
   },
   'PUT /admin/vas/service-categories/:id/products': {
     role: 'support',
+    before: 'GET /admin/vas/service-categories/:id',
     params: IdParams,
     body: UpdateVasProductsBody,
     answer: envelopeSchema(Type.Array(ProductSchema)),
@@ -397,17 +438,20 @@ const operators = {
   },
   'POST /admin/operators/me/api-keys': {
     role: 'viewer',
+    before: 'GET /admin/operators/me/api-keys',
     body: IssueApiKeyBody,
     status: 201,
     answer: envelopeSchema(IssuedApiKeySchema),
   },
   'POST /admin/operators/me/api-keys/:keyId/revoke': {
     role: 'viewer',
+    before: 'GET /admin/operators/me/api-keys',
     params: MyKeyParams,
     answer: envelopeSchema(OperatorApiKeySchema),
   },
   'POST /admin/operators/me/sign-out-everywhere': {
     role: 'viewer',
+    before: 'GET /admin/operators/me',
     answer: envelopeSchema(EndedOperatorSessionsSchema),
   },
   'GET /admin/operators/:id': {
@@ -417,22 +461,26 @@ const operators = {
   },
   'PUT /admin/operators/:id/roles': {
     role: 'admin',
+    before: 'GET /admin/operators/:id',
     params: IdParams,
     body: OperatorRolesBody,
     answer: envelopeSchema(OperatorSchema),
   },
   'POST /admin/operators/:id/disable': {
     role: 'admin',
+    before: 'GET /admin/operators/:id',
     params: IdParams,
     answer: envelopeSchema(OperatorSchema),
   },
   'POST /admin/operators/:id/enable': {
     role: 'admin',
+    before: 'GET /admin/operators/:id',
     params: IdParams,
     answer: envelopeSchema(OperatorSchema),
   },
   'POST /admin/operators/:id/api-keys': {
     role: 'admin',
+    before: 'GET /admin/operators/:id',
     params: IdParams,
     body: IssueApiKeyBody,
     status: 201,
@@ -440,11 +488,13 @@ const operators = {
   },
   'POST /admin/operators/:id/api-keys/:keyId/revoke': {
     role: 'security',
+    before: 'GET /admin/operators/:id',
     params: OperatorKeyParams,
     answer: envelopeSchema(OperatorApiKeySchema),
   },
   'POST /admin/operators/:id/sessions/end': {
     role: 'security',
+    before: 'GET /admin/operators/:id',
     params: IdParams,
     answer: envelopeSchema(EndedOperatorSessionsSchema),
   },
@@ -493,6 +543,7 @@ const sandbox = {
   'GET /admin/sandbox/clock': { role: 'viewer', answer: envelopeSchema(SandboxClockSchema) },
   'POST /admin/sandbox/clock': {
     role: 'support',
+    before: 'GET /admin/sandbox/clock',
     body: SandboxClockBody,
     answer: envelopeSchema(SandboxClockSchema),
   },
@@ -518,23 +569,27 @@ const sandbox = {
   },
   'POST /admin/sandbox/faults': {
     role: 'support',
+    before: 'GET /admin/sandbox/faults',
     body: SandboxFaultBody,
     status: 201,
     answer: envelopeSchema(SandboxFaultSchema),
   },
   'DELETE /admin/sandbox/faults': {
     role: 'support',
+    before: 'GET /admin/sandbox/faults',
     query: SandboxFaultsQuery,
     answer: envelopeSchema(ClearedSchema),
   },
   'DELETE /admin/sandbox/faults/:id': {
     role: 'support',
+    before: 'GET /admin/sandbox/faults',
     params: IdParams,
     answer: envelopeSchema(ClearedSchema),
   },
   'GET /admin/sandbox/fixtures': { role: 'viewer', answer: envelopeSchema(FixturesSchema) },
   'POST /admin/sandbox/fixtures': {
     role: 'admin',
+    before: 'GET /admin/sandbox/fixtures',
     body: FixturesSchema,
     answer: envelopeSchema(FixturesSummarySchema),
   },
@@ -548,18 +603,21 @@ const sandbox = {
 const operatorSignIn = {
   'POST /admin/operators/:id/setup-link': {
     role: 'admin',
+    before: 'GET /admin/operators/:id',
     params: IdParams,
     status: 201,
     answer: envelopeSchema(OperatorSetupLinkSchema),
   },
   'POST /admin/operators/:id/reset-sign-in': {
     role: 'admin',
+    before: 'GET /admin/operators/:id',
     params: IdParams,
     status: 201,
     answer: envelopeSchema(OperatorSetupLinkSchema),
   },
   'POST /admin/operators/:id/unlock': {
     role: 'admin',
+    before: 'GET /admin/operators/:id',
     params: IdParams,
     answer: envelopeSchema(OperatorSignInStateSchema),
   },
@@ -582,11 +640,13 @@ const approvals = {
   },
   'POST /admin/approvals/:id/approve': {
     role: 'viewer',
+    before: 'GET /admin/approvals/:id',
     params: IdParams,
     answer: envelopeSchema(ApprovalSchema),
   },
   'POST /admin/approvals/:id/reject': {
     role: 'viewer',
+    before: 'GET /admin/approvals/:id',
     params: IdParams,
     answer: envelopeSchema(ApprovalSchema),
   },

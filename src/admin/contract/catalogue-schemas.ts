@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { CategorySchema, ProductSchema } from '../../modules/vas/index.ts';
 
 /** Wire shapes of the VAS catalogue as operators change it. */
 
@@ -32,4 +33,10 @@ export const UpdateVasProductsBody = Type.Object({
     }),
     { maxItems: 500 },
   ),
+});
+
+/** A category as operators read it before changing it: its terms and its products, in order. */
+export const VasCategoryWithProductsSchema = Type.Object({
+  category: CategorySchema,
+  products: Type.Array(ProductSchema),
 });

@@ -3,7 +3,7 @@
  * answers, by method and path, and the types a caller's requests and answers take from them. The
  * admin routes and the dashboard both import it; the dashboard imports nothing else of admin/.
  */
-export { adminContract } from './admin-contract.ts';
+export { type AdminRouteContract, adminContract } from './admin-contract.ts';
 export { APPROVAL_STATUSES, PendingApprovalAnswer } from './approval-schemas.ts';
 export type {
   AdminAnswerBody,

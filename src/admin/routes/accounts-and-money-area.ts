@@ -32,15 +32,21 @@ import {
   clientVirtualAccountsRoute,
 } from './client-virtual-accounts.ts';
 import { type LedgerOverviewRouteOptions, ledgerOverviewRoute } from './ledger-overview.ts';
+import { type LienByIdRouteOptions, lienByIdRoute } from './lien-by-id.ts';
 import { type LienRoutesOptions, lienRoutes } from './liens.ts';
+import { type TransferByIdRouteOptions, transferByIdRoute } from './transfer-by-id.ts';
 import { type TransferReversalRouteOptions, transferReversalRoute } from './transfer-reversals.ts';
 import { type VasCatalogueRoutesOptions, vasCatalogueRoutes } from './vas-catalogue.ts';
+import { type VasCategoryRouteOptions, vasCategoryRoute } from './vas-category.ts';
 
 export type AccountsAndMoneyRoutesOptions = ClientAccountsRouteOptions &
   ClientAccountStatementRouteOptions &
   AccountFreezeRoutesOptions &
   AccountByNumberRouteOptions &
   LienRoutesOptions &
+  LienByIdRouteOptions &
+  TransferByIdRouteOptions &
+  VasCategoryRouteOptions &
   TransferReversalRouteOptions &
   ClientTransfersRouteOptions &
   ClientBulkTransfersRouteOptions &
@@ -69,8 +75,11 @@ export const accountsAndMoneyRoutes: FastifyPluginAsyncTypebox<
   await app.register(accountFreezeRoutes, options);
   await app.register(accountByNumberRoute, options);
   await app.register(lienRoutes, options);
+  await app.register(lienByIdRoute, options);
+  await app.register(transferByIdRoute, options);
   await app.register(transferReversalRoute, options);
   await app.register(vasCatalogueRoutes, options);
+  await app.register(vasCategoryRoute, options);
   await app.register(clientVirtualAccountsRoute, options);
   await app.register(clientVasPurchasesRoute, options);
   await app.register(clientUssdReferencesRoute, options);

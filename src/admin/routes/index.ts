@@ -16,7 +16,8 @@ import type { Clock, SandboxClock } from '../../shared/clock.ts';
 import type { Kobo } from '../../shared/money.ts';
 import type { WebhookInbox } from '../../webhooks/inbox.ts';
 import { type Approvals, fourEyesRoutes, requireFourEyes } from '../approvals/index.ts';
-import { adminContract } from '../contract/index.ts';
+import { createBeforeStateReads } from '../before-state.ts';
+import { type AdminRouteContract, adminContract } from '../contract/index.ts';
 import { recordOperatorActions } from '../operator-audit.ts';
 import { maskIdentityForViewers } from '../viewer-masking.ts';
 import {
@@ -116,10 +117,11 @@ export interface AdminRoutesOptions {
  */
 export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (app, options) => {
   const { access } = options;
-  recordOperatorActions(app, access.auditLog);
+  const beforeReads = createBeforeStateReads(readRouteOf);
+  recordOperatorActions(app, access.auditLog, beforeReads);
   requireOperator(
     app,
-    { authenticate: access.operators.authenticate, roleOf },
+    { authenticate: access.operators.authenticate, roleOf, isBeforeRead: beforeReads.isBeforeRead },
     access.limits,
     access.allowList,
   );
@@ -148,6 +150,15 @@ function roleOf(method: string, url: string): OperatorRole | undefined {
   return Object.hasOwn(adminContract, key)
     ? adminContract[key as keyof typeof adminContract].role
     : undefined;
+}
+
+/** The read route whose answer is an action's before-state (its contract entry's `before`). */
+function readRouteOf(routeKey: string): string | undefined {
+  if (!Object.hasOwn(adminContract, routeKey)) {
+    return undefined;
+  }
+  const entry: AdminRouteContract = adminContract[routeKey as keyof typeof adminContract];
+  return entry.before;
 }
 
 /** The groups, spread out under the names the route files ask for. */

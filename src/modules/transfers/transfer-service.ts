@@ -9,6 +9,7 @@ import type { TransferDirection, TransferStatus } from './transfer.ts';
 import {
   findClientTransfer,
   findClientTransferById,
+  findTransferById,
   listTransfers,
   type TransferRecord,
 } from './transfer-repository.ts';
@@ -124,7 +125,18 @@ export function createTransferService(deps: TransferServiceDeps) {
     };
   }
 
-  return { status, list, story };
+  /** Operator use: one transfer by id, whichever client's it is (either side of an intra-bank one). */
+  async function find(transferId: string): Promise<TransferRecord> {
+    const transfer = isObjectId(transferId)
+      ? await findTransferById(deps.db, transferId)
+      : undefined;
+    if (transfer === undefined) {
+      throw recordNotFound();
+    }
+    return transfer;
+  }
+
+  return { status, list, story, find };
 }
 
 export type TransferService = ReturnType<typeof createTransferService>;

@@ -127,6 +127,7 @@ export function createVasCatalogueService(deps: VasCatalogueServiceDeps) {
     overrideCategory,
     services: () => catalogue.listServices(deps.db),
     getService,
+    getCategory,
     categories,
     products,
     verify,

@@ -82,7 +82,16 @@ export function createLienService(deps: LienServiceDeps) {
     return now;
   }
 
-  return { release, list: (accountId: string) => listLiens(deps.db, accountId) };
+  /** One lien by id, whatever its account (an operator's read): unknown is a 404. */
+  async function get(lienId: string): Promise<Lien> {
+    const lien = await findLien(deps.db, lienId);
+    if (lien === undefined) {
+      throw recordNotFound();
+    }
+    return lien;
+  }
+
+  return { release, get, list: (accountId: string) => listLiens(deps.db, accountId) };
 }
 
 export type LienService = ReturnType<typeof createLienService>;
