@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { signedInClient } from '../../test/factories.ts';
 import { buildTestApp, type TestApp } from '../../test/harness.ts';
 import { operatorWithRoles } from '../../test/operators.ts';
+import { applyFixtures, sampleFixtures } from '../../test/sandbox-fixtures.ts';
 
 describe('the audit trail of operator actions: who, with what, and the record before and after', () => {
   let testApp: TestApp;
@@ -158,5 +159,16 @@ describe('the audit trail of operator actions: who, with what, and the record be
       [token, set.json().data.secret],
     );
     assert.equal(leaked[0]?.n, 0);
+  });
+
+  it("keeps no sandbox fixture's private key from the fixtures a reload replaced", async () => {
+    for (let load = 0; load < 2; load += 1) {
+      const loaded = await applyFixtures(testApp.app, sampleFixtures());
+      assert.equal(loaded.statusCode, 200, loaded.body);
+    }
+    const row = await lastRow('admin.post /admin/sandbox/fixtures');
+    assert.ok(row?.before_state !== null, 'the fixtures in force before the reload are kept');
+    assert.doesNotMatch(JSON.stringify(row?.before_state), /PRIVATE KEY/);
+    assert.match(JSON.stringify(row?.before_state), /"privateKeyPem":"\[redacted\]"/);
   });
 });

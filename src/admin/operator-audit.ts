@@ -120,8 +120,11 @@ function scalarParams(params: Record<string, unknown>): Record<string, string> {
   );
 }
 
-/** Fields of an answer never kept in the audit trail: keys, secrets, links that sign in. */
-const SECRET_FIELD = /token|secret|ticket|password|^url$/i;
+/**
+ * Fields of an answer never kept in the audit trail: keys, secrets, links that sign in, a
+ * sandbox fixture's private key.
+ */
+const SECRET_FIELD = /token|secret|ticket|password|private|^url$/i;
 
 /** The most of an answer kept as an action's before- or after-state; larger ones are noted. */
 const STATE_MAX_CHARS = 16_384;
