@@ -3,6 +3,7 @@ import type { AuditEntry, AuditLog } from '../audit/index.ts';
 import type { OperatorIdentity } from '../auth/operator-directory.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { BeforeStateReads } from './before-state.ts';
+import { withoutSecrets } from './secret-fields.ts';
 
 const ID_FIELDS = ['_id', 'id', 'accountNumber', 'reference', 'sessionId'] as const;
 
@@ -120,12 +121,6 @@ function scalarParams(params: Record<string, unknown>): Record<string, string> {
   );
 }
 
-/**
- * Fields of an answer never kept in the audit trail: keys, secrets, links that sign in, a
- * sandbox fixture's private key.
- */
-const SECRET_FIELD = /token|secret|ticket|password|private|^url$/i;
-
 /** The most of an answer kept as an action's before- or after-state; larger ones are noted. */
 const STATE_MAX_CHARS = 16_384;
 
@@ -143,7 +138,7 @@ function recordedState(payload: unknown): Record<string, unknown> | undefined {
     if (data === null || typeof data !== 'object') {
       return undefined;
     }
-    const kept = redacted(data);
+    const kept = withoutSecrets(data);
     return JSON.stringify(kept).length > STATE_MAX_CHARS
       ? { truncated: true }
       : Array.isArray(kept)
@@ -152,21 +147,6 @@ function recordedState(payload: unknown): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
-}
-
-function redacted(value: unknown): unknown {
-  if (Array.isArray(value)) {
-    return value.map(redacted);
-  }
-  if (value === null || typeof value !== 'object') {
-    return value;
-  }
-  return Object.fromEntries(
-    Object.entries(value).map(([name, field]) => [
-      name,
-      SECRET_FIELD.test(name) && field !== null ? '[redacted]' : redacted(field),
-    ]),
-  );
 }
 
 /** The id of what a 201 made, read from our own envelope (`data._id` and the like). */

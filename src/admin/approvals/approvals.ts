@@ -6,6 +6,7 @@ import { AppError } from '../../errors/app-error.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { sha256Hex } from '../../shared/hashing.ts';
 import { newOpaqueId, newSecretToken } from '../../shared/ids.ts';
+import { withoutSecrets } from '../secret-fields.ts';
 import {
   type ApprovalFilter,
   type ApprovalRecord,
@@ -92,7 +93,13 @@ export function createApprovals(deps: {
     }
     await recordDecision('approval.approved', claimed, approver, from);
     const outcome = await execute(claimed, secret);
-    return (await settleApproval(db, id, outcome)) ?? claimed;
+    // The stored result is read later by any operator: what the action answered whole (an
+    // issued key, a setup link) goes to the approver alone, in this answer.
+    const settled = await settleApproval(db, id, {
+      statusCode: outcome.statusCode,
+      answer: withoutSecrets(outcome.answer),
+    });
+    return settled === undefined ? claimed : { ...settled, resultAnswer: outcome.answer };
   }
 
   async function reject(id: string, by: OperatorIdentity, from?: From) {

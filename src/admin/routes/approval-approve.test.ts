@@ -5,6 +5,7 @@ import {
   accountStatus,
   decide,
   frozenAccount,
+  operatorWithKey,
   requestUnfreeze,
   transferAcross,
   useFourEyesContext,
@@ -209,5 +210,42 @@ describe('POST /admin/approvals/:id/approve', () => {
     const response = await decide(context(), 'apr_unknown', 'approve', context().bola.headers);
     assert.equal(response.statusCode, 404, response.body);
     assert.equal(response.json().code, 'APPROVAL_NOT_FOUND');
+  });
+});
+
+describe('POST /admin/approvals/:id/approve: an action that answers a secret', () => {
+  const context = useFourEyesContext('POST /admin/operators/:id/setup-link');
+
+  it('the approver alone gets the secret; the stored result, read by any operator, has it redacted', async () => {
+    const { testApp } = context();
+    const asker = await operatorWithKey(testApp, 'kemi', ['admin']);
+    const approver = await operatorWithKey(testApp, 'tunde', ['admin']);
+    const viewer = await operatorWithKey(testApp, 'uche', ['viewer']);
+    const newcomer = await operatorWithKey(testApp, 'vera', ['support']);
+    const requested = await testApp.app.inject({
+      method: 'POST',
+      url: `/admin/operators/${newcomer.id}/setup-link`,
+      headers: asker.headers,
+    });
+    assert.equal(requested.statusCode, 202, requested.body);
+    const approvalId: string = requested.json().data.approvalId;
+    const approved = await decide(context(), approvalId, 'approve', approver.headers);
+    assert.equal(approved.statusCode, 200, approved.body);
+    const answer = approved.json().data.result.answer;
+    assert.equal(approved.json().data.result.statusCode, 201);
+    const link: string = answer.data.url;
+    assert.match(link, /\/dashboard\/setup\//);
+    const read = await testApp.app.inject({
+      url: `/admin/approvals/${approvalId}`,
+      headers: viewer.headers,
+    });
+    assert.equal(read.statusCode, 200, read.body);
+    assert.equal(read.json().data.result.answer.data.url, '[redacted]');
+    const stored = await testApp.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM approval_requests
+        WHERE result_answer::text LIKE '%' || $1 || '%'`,
+      [link.slice(link.lastIndexOf('/') + 1)],
+    );
+    assert.equal(stored[0]?.n, 0);
   });
 });
