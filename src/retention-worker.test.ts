@@ -35,6 +35,7 @@ describe('the retention worker', () => {
         expiredDays: 1,
         idempotencyKeyDays: 7,
         deliveredWebhookDays: 30,
+        alertMessageDays: 90,
         batchSize,
         pollIntervalMs: 1000,
       },
@@ -100,5 +101,30 @@ describe('the retention worker', () => {
     assert.equal(now.transfers, start.transfers, 'money records are never purged');
     const attempts = await count('webhook_attempts');
     assert.equal(attempts, 0);
+  });
+
+  it('deletes customer alerts once settled 90 days ago, never one still waiting to be sent', async () => {
+    const message = (id: string, status: string) =>
+      testApp.db.query(
+        `INSERT INTO alert_messages (id, account_id, account_number, client_id, channel,
+           destination, status, text_body, created_at)
+         VALUES ($1, 'acc', '0123456789', 'client', 'sms', '+2348030000000', $2, 'Debit', $3)`,
+        [id, status, testApp.clock.now()],
+      );
+    await message('alert-sent', 'sent');
+    await message('alert-failed', 'failed');
+    await message('alert-pending', 'pending');
+    const left = async () =>
+      (
+        await testApp.db.query<{ id: string }>(
+          "SELECT id FROM alert_messages WHERE id LIKE 'alert-%' ORDER BY id",
+        )
+      ).map((row) => row.id);
+    testApp.clock.advanceSeconds(89 * DAY);
+    await worker().runOnce();
+    assert.deepEqual(await left(), ['alert-failed', 'alert-pending', 'alert-sent']);
+    testApp.clock.advanceSeconds(2 * DAY);
+    await worker().runOnce();
+    assert.deepEqual(await left(), ['alert-pending']);
   });
 });

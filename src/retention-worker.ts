@@ -5,6 +5,7 @@ import type { RetentionConfig } from './config/retention-config.ts';
 import type { Db } from './db/db.ts';
 import type { ModuleDescriptor } from './http/module-descriptor.ts';
 import { purgeOldIdempotencyKeys } from './idempotency/idempotency.ts';
+import { purgeSettledAlertMessages } from './modules/alerts/index.ts';
 import { purgeExpiredEnquiries } from './modules/transfers/index.ts';
 import type { Clock } from './shared/clock.ts';
 import { createPollLoop, type PollLoopOptions } from './shared/poll-loop.ts';
@@ -16,7 +17,7 @@ const DAY_MS = 86_400_000;
  * Deletes what only grows and no longer matters, in bounded batches (each its own short
  * statement, so no lock is held for long): expired refresh tokens, dashboard sessions, used
  * assertion ids and name enquiries, idempotency keys past their replay window, delivered webhook
- * events. Each table's owner does its own deleting; this only says when. docs/operations.md
+ * events, customer alerts settled long ago. Each table's owner does its own deleting; this only says when. docs/operations.md
  * lists the windows.
  */
 export function createRetentionWorker(
@@ -41,6 +42,7 @@ export function createRetentionWorker(
     { purge: purgeExpiredEnquiries, keepDays: config.expiredDays, clock: bank },
     { purge: purgeOldIdempotencyKeys, keepDays: config.idempotencyKeyDays, clock: bank },
     { purge: purgeDeliveredEvents, keepDays: config.deliveredWebhookDays, clock: bank },
+    { purge: purgeSettledAlertMessages, keepDays: config.alertMessageDays, clock: bank },
   ];
 
   /** One batch from every table; the loop comes straight back while any batch was full. */

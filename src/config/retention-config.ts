@@ -9,6 +9,8 @@ export interface RetentionConfig {
   readonly idempotencyKeyDays: number;
   /** Delivered webhook events and their attempts: days after delivery. */
   readonly deliveredWebhookDays: number;
+  /** Customer alerts sent, failed for good or suppressed: days after they were written. */
+  readonly alertMessageDays: number;
   /** Rows deleted per table per statement, and the pause between rounds. */
   readonly batchSize: number;
   readonly pollIntervalMs: number;
@@ -22,6 +24,7 @@ export function readRetentionConfig(read: EnvReader): RetentionConfig {
     expiredDays: days('RETENTION_EXPIRED_DAYS', 1),
     idempotencyKeyDays: days('RETENTION_IDEMPOTENCY_KEY_DAYS', 7),
     deliveredWebhookDays: days('RETENTION_DELIVERED_WEBHOOK_DAYS', 30),
+    alertMessageDays: days('RETENTION_ALERT_MESSAGE_DAYS', 90),
     batchSize: readEnvInt(read, 'RETENTION_BATCH_SIZE', { fallback: 1000, min: 1, max: 100_000 }),
     pollIntervalMs: readEnvInt(read, 'RETENTION_POLL_INTERVAL_MS', {
       fallback: 60_000,

@@ -27,6 +27,7 @@ import {
   ReplayResultSchema,
   WebhookDeliverySchema,
 } from '../../webhooks/webhook-schemas.ts';
+import { LiftSuppressionBody, SuppressedDestinationSchema } from './alert-schemas.ts';
 import { ApprovalSchema, ApprovalsQuery } from './approval-schemas.ts';
 import {
   AuditExportQuery,
@@ -406,6 +407,16 @@ const bank = {
     params: IdParams,
     body: UpdateVasProductsBody,
     answer: envelopeSchema(Type.Array(ProductSchema)),
+  },
+  'GET /admin/alerts/suppressed-destinations': {
+    role: 'support',
+    query: AdminPageQuery,
+    answer: pagedEnvelopeSchema(SuppressedDestinationSchema),
+  },
+  'POST /admin/alerts/suppressed-destinations/lift': {
+    role: 'support',
+    body: LiftSuppressionBody,
+    answer: envelopeSchema(SuppressedDestinationSchema),
   },
   'POST /admin/dashboard/login-links': {
     role: 'security',

@@ -1,4 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  type AlertSuppressionLiftRouteOptions,
+  alertSuppressionLiftRoute,
+} from './alert-suppression-lift.ts';
+import {
+  type AlertSuppressionsRouteOptions,
+  alertSuppressionsRoute,
+} from './alert-suppressions.ts';
 import { type AuditEventRoutesOptions, auditEventRoutes } from './audit-events.ts';
 import { type AuditExportRouteOptions, auditExportRoute } from './audit-export.ts';
 import { type AuditVerifyRouteOptions, auditVerifyRoute } from './audit-verify.ts';
@@ -7,9 +15,14 @@ import { type AdminWebhookRoutesOptions, adminWebhookRoutes } from './webhooks.t
 export type WebhooksAndAuditRoutesOptions = AdminWebhookRoutesOptions &
   AuditEventRoutesOptions &
   AuditVerifyRouteOptions &
-  AuditExportRouteOptions;
+  AuditExportRouteOptions &
+  AlertSuppressionsRouteOptions &
+  AlertSuppressionLiftRouteOptions;
 
-/** A client's webhook settings and deliveries, and the audit trail: its events, its chain. */
+/**
+ * What the bank sends out and keeps: a client's webhook settings and deliveries, customer
+ * alerts' suppressed destinations, and the audit trail: its events, its chain.
+ */
 export const webhooksAndAuditRoutes: FastifyPluginAsyncTypebox<
   WebhooksAndAuditRoutesOptions
 > = async (app, options) => {
@@ -17,4 +30,6 @@ export const webhooksAndAuditRoutes: FastifyPluginAsyncTypebox<
   await app.register(auditEventRoutes, options);
   await app.register(auditVerifyRoute, options);
   await app.register(auditExportRoute, options);
+  await app.register(alertSuppressionsRoute, options);
+  await app.register(alertSuppressionLiftRoute, options);
 };

@@ -250,3 +250,60 @@ export async function findMessage(db: Queryable, id: string): Promise<AlertMessa
   ]);
   return rows[0] === undefined ? undefined : toMessage(rows[0]);
 }
+
+export interface SuppressedDestination {
+  readonly channel: AlertChannel;
+  readonly destination: string;
+  readonly reason: string;
+  readonly createdAt: Date;
+}
+
+/** Suppressed destinations, newest first, a page of them and how many there are. */
+export async function listSuppressedDestinations(
+  db: Queryable,
+  page: { offset: number; limit: number },
+): Promise<{ destinations: SuppressedDestination[]; total: number }> {
+  const rows = await db.query<SuppressedDestination & { total: number }>(
+    `SELECT channel, destination, reason, created_at AS "createdAt", count(*) OVER ()::int AS total
+       FROM alert_suppressed_destinations
+      ORDER BY created_at DESC, channel, destination OFFSET $1 LIMIT $2`,
+    [page.offset, page.limit],
+  );
+  return {
+    destinations: rows.map(({ total: _, ...destination }) => destination),
+    total: rows[0]?.total ?? 0,
+  };
+}
+
+/** Lets a suppressed destination be tried again; the row it was, or undefined if it was not. */
+export async function liftSuppression(
+  db: Queryable,
+  destination: { channel: AlertChannel; destination: string },
+): Promise<SuppressedDestination | undefined> {
+  const rows = await db.query<SuppressedDestination>(
+    `DELETE FROM alert_suppressed_destinations WHERE channel = $1 AND destination = $2
+     RETURNING channel, destination, reason, created_at AS "createdAt"`,
+    [destination.channel, destination.destination],
+  );
+  return rows[0];
+}
+
+/**
+ * Retention: deletes up to `limit` messages settled (sent, failed for good or suppressed)
+ * before `before`; how many. Pending ones are never deleted.
+ */
+export async function purgeSettledAlertMessages(
+  db: Queryable,
+  before: Date,
+  limit: number,
+): Promise<number> {
+  const rows = await db.query<{ n: number }>(
+    `WITH gone AS (DELETE FROM alert_messages WHERE id IN (
+       SELECT id FROM alert_messages WHERE status <> 'pending' AND created_at < $1
+        ORDER BY created_at LIMIT $2)
+       RETURNING 1)
+     SELECT count(*)::int AS n FROM gone`,
+    [before, limit],
+  );
+  return rows[0]?.n ?? 0;
+}

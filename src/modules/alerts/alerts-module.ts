@@ -3,6 +3,7 @@ import type { CoreParts, ModuleDescriptor, WorkerParts } from '../../http/module
 import { createAlertComposer } from './alert-composer.ts';
 import { createAlertDelivery, type StatementFiles } from './alert-delivery.ts';
 import { createAlertInbox } from './alert-inbox.ts';
+import { createAlertSuppressions } from './alert-suppressions.ts';
 import { loadAlertTemplates, loadStatementTemplates } from './alert-templates.ts';
 import { createAlertWorker, createMonthlyStatementsWorker } from './alert-worker.ts';
 import { createMonthlyStatements } from './monthly-statements.ts';
@@ -85,6 +86,7 @@ function createAlertsServices(deps: AlertsModuleDeps) {
     statementFiles: deps.statementFiles,
     emailSender: deps.emailSender,
     alertInbox: config.ibsEnv === 'sandbox' ? createAlertInbox({ db }) : undefined,
+    alertSuppressions: createAlertSuppressions({ db }),
   };
 }
 

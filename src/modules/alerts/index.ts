@@ -12,6 +12,8 @@ export {
 export type { StatementFiles } from './alert-delivery.ts';
 export type { AlertInbox } from './alert-inbox.ts';
 export type { AlertChannel, AlertMessage } from './alert-message.ts';
+export { purgeSettledAlertMessages, type SuppressedDestination } from './alert-repository.ts';
+export type { AlertSuppressions } from './alert-suppressions.ts';
 /** What the wiring builds and registers of this module (docs/architecture.md). */
 export { alertsModule, createEmailSender, createSmsProvider } from './alerts-module.ts';
 export type { DeliveryOutcome } from './providers/delivery.ts';
