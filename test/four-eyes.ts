@@ -2,35 +2,12 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before } from 'node:test';
 import { sign } from '@fastify/cookie';
-import type { OperatorRole } from '../src/auth/operator-roles.ts';
 import { DashboardBrowser } from './dashboard-browser.ts';
 import { adminHeaders, sandboxCredit, sendTransfer, signedInClient } from './factories.ts';
 import { buildTestApp, TEST_SECRETS, type TestApp } from './harness.ts';
-
-import { BREAK_GLASS } from './operators.ts';
+import { operatorWithRoles, type TestOperator } from './operators.ts';
 
 const OUR_BANK = '999240';
-
-export interface TestOperator {
-  readonly id: string;
-  readonly email: string;
-  readonly headers: { readonly authorization: string };
-}
-
-/** An operator with roles and a personal API key (its bearer header). */
-export async function operatorWithKey(
-  testApp: TestApp,
-  name: string,
-  roles: readonly OperatorRole[],
-): Promise<TestOperator> {
-  const email = `${name}@bank.example`;
-  const operator = await testApp.services.operators.create(
-    { email, displayName: name, roles },
-    BREAK_GLASS,
-  );
-  const issued = await testApp.services.operators.issueApiKey(operator.id, { name: 'test' });
-  return { id: operator.id, email, headers: { authorization: `Bearer ${issued.token}` } };
-}
 
 export interface FourEyesContext {
   readonly testApp: TestApp;
@@ -57,9 +34,9 @@ export function useFourEyesContext(fourEyes = HELD): () => FourEyesContext {
     const testApp = await buildTestApp({ FOUR_EYES: fourEyes });
     context = {
       testApp,
-      ada: await operatorWithKey(testApp, 'ada', ['finance', 'support']),
-      bola: await operatorWithKey(testApp, 'bola', ['finance', 'support']),
-      chidi: await operatorWithKey(testApp, 'chidi', ['support']),
+      ada: await operatorWithRoles(testApp, ['finance', 'support'], 'ada@bank.example'),
+      bola: await operatorWithRoles(testApp, ['finance', 'support'], 'bola@bank.example'),
+      chidi: await operatorWithRoles(testApp, ['support'], 'chidi@bank.example'),
       own: await signedInClient(testApp, 'Acme Ltd', 0),
       other: await signedInClient(testApp, 'Rival Ltd', 1),
     };

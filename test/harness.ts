@@ -42,6 +42,15 @@ export interface TestApp {
  */
 const SESSIONS_OUTLAST_THE_CLOCK = { OPERATOR_SESSION_IDLE_SECONDS: '86400' };
 
+function testConfig(env: Record<string, string>): Config {
+  return loadConfig({
+    PUBLIC_BASE_URL: TEST_BASE_URL,
+    ...NO_RATE_LIMITS,
+    ...SESSIONS_OUTLAST_THE_CLOCK,
+    ...env,
+  });
+}
+
 /** The app as production builds it, on a fresh database, with a clock the test controls. */
 export async function buildTestApp(
   env: Record<string, string> = {},
@@ -55,12 +64,7 @@ export async function buildTestApp(
   const testDb = await createTestDb(
     options.poolSize === undefined ? {} : { poolSize: options.poolSize },
   );
-  const config = loadConfig({
-    PUBLIC_BASE_URL: TEST_BASE_URL,
-    ...NO_RATE_LIMITS,
-    ...SESSIONS_OUTLAST_THE_CLOCK,
-    ...env,
-  });
+  const config = testConfig(env);
   const clock = new ManualClock(options.clockStart ?? new Date('2026-03-02T09:00:00.000Z'));
   // One service graph for the app and the services a test drives directly.
   const services = createServices({
@@ -87,17 +91,22 @@ export async function buildTestApp(
 
 /**
  * A second app on the test app's database, with its own service graph (its own group commits,
- * caches and revocation list): what another server process would be, in this process.
+ * caches and revocation list): what another server process would be, in this process. `env`
+ * configures it differently (another process's settings), over the harness's own.
  */
-export async function buildSecondApp(testApp: TestApp): Promise<FastifyInstance> {
+export async function buildSecondApp(
+  testApp: TestApp,
+  env?: Record<string, string>,
+): Promise<FastifyInstance> {
+  const config = env === undefined ? testApp.config : testConfig(env);
   const services = createServices({
-    config: testApp.config,
+    config,
     db: testApp.db,
     clock: testApp.clock,
     secrets: TEST_SECRETS,
   });
   const app = await buildApp({
-    config: testApp.config,
+    config,
     services,
     db: testApp.db,
     clock: testApp.clock,

@@ -11,6 +11,12 @@ export const BREAK_GLASS: OperatorIdentity = {
   actor: 'break-glass:test',
 };
 
+export interface TestOperator {
+  readonly id: string;
+  readonly email: string;
+  readonly headers: { readonly authorization: string };
+}
+
 let made = 0;
 
 /** An operator with these roles and a personal API key: the headers it signs admin calls with. */
@@ -18,7 +24,7 @@ export async function operatorWithRoles(
   testApp: TestApp,
   roles: readonly OperatorRole[],
   email?: string,
-): Promise<{ id: string; email: string; headers: { authorization: string } }> {
+): Promise<TestOperator> {
   made += 1;
   const address = email ?? `operator${made}.${roles.join('-') || 'none'}@bank.test`;
   const operator = await testApp.services.operators.create(

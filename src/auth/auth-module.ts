@@ -10,6 +10,7 @@ import type { Clock } from '../shared/clock.ts';
 import { createAccessTokenIssuer } from './access-tokens.ts';
 import { createDashboardSessions } from './dashboard-sessions.ts';
 import { createOperatorDirectory } from './operator-directory.ts';
+import { createOperatorSecretBox, operatorSecretsKeys } from './operator-secret-box.ts';
 import { createOperatorSignIn } from './operator-sign-in.ts';
 import { createRevocationList } from './revocation-list.ts';
 import { tokenRoute } from './routes/token.ts';
@@ -80,6 +81,12 @@ function createAuthServices(deps: AuthModuleDeps) {
     clock: deps.wallClock,
     config: config.operators.localSignIn,
     sessions: dashboardSessions,
+    secretBox: createOperatorSecretBox(
+      operatorSecretsKeys(config.operators.localSignIn.secretsKeys, {
+        ibsEnv: config.ibsEnv,
+        tokenSigningSecret: deps.secrets.tokenSigningSecret,
+      }),
+    ),
     issuer: config.alerts.bankName,
   });
   return {

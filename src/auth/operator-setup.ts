@@ -7,6 +7,7 @@ import { newSecretToken } from '../shared/ids.ts';
 import type { DashboardSessions } from './dashboard-sessions.ts';
 import type { OperatorIdentity } from './operator-directory.ts';
 import { hashPassword, passwordProblem } from './operator-passwords.ts';
+import type { OperatorSecretBox } from './operator-secret-box.ts';
 import {
   clearLocalCredentials,
   completeSetupTicket,
@@ -23,6 +24,8 @@ export interface SetupDeps {
   readonly clock: Clock;
   readonly config: LocalSignInConfig;
   readonly sessions: Pick<DashboardSessions, 'endForOperator'>;
+  /** Seals the TOTP secrets this stores and opens those it reads. */
+  readonly secretBox: OperatorSecretBox;
   /** The bank's name: the issuer an authenticator app shows beside the code. */
   readonly issuer: string;
 }
@@ -77,7 +80,7 @@ async function issueTicket(deps: SetupDeps, operatorId: string, by: OperatorIden
   await upsertSetupTicket(deps.db, {
     operatorId,
     ticketHash: sha256Hex(ticket),
-    totpSecret: newTotpSecret(),
+    sealedTotpSecret: deps.secretBox.seal(newTotpSecret(), operatorId),
     createdBy: by.actor,
     now,
     expiresAt,
@@ -137,14 +140,16 @@ export async function unlock(
 /** What the setup page of a live link shows; undefined for a spent, expired or unknown one. */
 export async function openSetup(deps: SetupDeps, ticket: string): Promise<SetupView | undefined> {
   const found = await findLiveSetupTicket(deps.db, sha256Hex(ticket), deps.clock.now());
-  return found === undefined
-    ? undefined
-    : {
-        email: found.email,
-        totpSecret: found.totpSecret,
-        totpUri: totpUri(found.totpSecret, { issuer: deps.issuer, email: found.email }),
-        expiresAt: found.expiresAt,
-      };
+  if (found === undefined) {
+    return undefined;
+  }
+  const { secret } = deps.secretBox.open(found.sealedTotpSecret, found.operatorId);
+  return {
+    email: found.email,
+    totpSecret: secret,
+    totpUri: totpUri(secret, { issuer: deps.issuer, email: found.email }),
+    expiresAt: found.expiresAt,
+  };
 }
 
 /**
@@ -169,7 +174,8 @@ export async function completeSetup(
   if (problem !== undefined) {
     return { ok: false, spent: false, problem };
   }
-  const code = checkTotp(found.totpSecret, answer.code, now, null);
+  const { secret } = deps.secretBox.open(found.sealedTotpSecret, found.operatorId);
+  const code = checkTotp(secret, answer.code, now, null);
   if (!code.ok) {
     return {
       ok: false,
@@ -180,7 +186,9 @@ export async function completeSetup(
   const passwordHash = await hashPassword(answer.password, deps.config.passwordLog2N);
   const completed = await completeSetupTicket(deps.db, {
     ticketHash,
+    operatorId: found.operatorId,
     passwordHash,
+    sealedTotpSecret: deps.secretBox.seal(secret, found.operatorId),
     totpStep: code.step,
     now,
   });

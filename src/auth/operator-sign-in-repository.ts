@@ -1,12 +1,15 @@
 import type { Queryable } from '../db/db.ts';
 
-/** What a local sign-in reads of an operator: their secrets stay in this folder. */
+/**
+ * What a local sign-in reads of an operator: their secrets stay in this folder. The TOTP secret
+ * is stored sealed (operator-secret-box.ts): this file moves it, never opens it.
+ */
 export interface SignInRecord {
   readonly id: string;
   readonly email: string;
   readonly status: 'active' | 'disabled';
   readonly passwordHash: string | null;
-  readonly totpSecret: string | null;
+  readonly sealedTotpSecret: string | null;
   readonly totpLastStep: number | null;
   readonly lockedUntil: Date | null;
 }
@@ -23,11 +26,11 @@ export interface SignInState {
   readonly lockedUntil: Date | null;
 }
 
-/** A live setup link's operator and the TOTP secret it shows. */
+/** A live setup link's operator and the TOTP secret it shows (sealed). */
 export interface SetupTicketRecord {
   readonly operatorId: string;
   readonly email: string;
-  readonly totpSecret: string;
+  readonly sealedTotpSecret: string;
   readonly expiresAt: Date;
 }
 
@@ -47,12 +50,28 @@ export async function findSignInRecord(
   email: string,
 ): Promise<SignInRecord | undefined> {
   const rows = await db.query<SignInRecord>(
-    `SELECT id, email, status, password_hash AS "passwordHash", totp_secret AS "totpSecret",
+    `SELECT id, email, status, password_hash AS "passwordHash", totp_secret AS "sealedTotpSecret",
             totp_last_step::float8 AS "totpLastStep", locked_until AS "lockedUntil"
        FROM operators WHERE email = $1`,
     [email],
   );
   return rows[0];
+}
+
+/**
+ * Stores an operator's TOTP secret sealed again (under the current key, or for the first time
+ * when it was in clear), only if the row still holds what was read: a reset meanwhile wins.
+ */
+export async function resealTotpSecret(
+  db: Queryable,
+  id: string,
+  sealed: { from: string; to: string },
+): Promise<void> {
+  await db.query(`UPDATE operators SET totp_secret = $3 WHERE id = $1 AND totp_secret = $2`, [
+    id,
+    sealed.from,
+    sealed.to,
+  ]);
 }
 
 /**
@@ -127,7 +146,7 @@ export async function upsertSetupTicket(
   ticket: {
     operatorId: string;
     ticketHash: string;
-    totpSecret: string;
+    sealedTotpSecret: string;
     createdBy: string;
     now: Date;
     expiresAt: Date;
@@ -144,7 +163,7 @@ export async function upsertSetupTicket(
     [
       ticket.operatorId,
       ticket.ticketHash,
-      ticket.totpSecret,
+      ticket.sealedTotpSecret,
       ticket.now,
       ticket.createdBy,
       ticket.expiresAt,
@@ -159,7 +178,7 @@ export async function findLiveSetupTicket(
   now: Date,
 ): Promise<SetupTicketRecord | undefined> {
   const rows = await db.query<SetupTicketRecord>(
-    `SELECT t.operator_id AS "operatorId", o.email, t.totp_secret AS "totpSecret",
+    `SELECT t.operator_id AS "operatorId", o.email, t.totp_secret AS "sealedTotpSecret",
             t.expires_at AS "expiresAt"
        FROM operator_setup_tickets t JOIN operators o ON o.id = t.operator_id
       WHERE t.ticket_hash = $1 AND t.expires_at > $2 AND o.status = 'active'`,
@@ -169,26 +188,41 @@ export async function findLiveSetupTicket(
 }
 
 /**
- * Spends a live setup link and sets the operator's password and second factor from it, in one
- * statement: of two completions at once, one finds the ticket. A link of an operator disabled
- * meanwhile is spent and sets nothing.
+ * Spends a live setup link and sets the operator's password and second factor, in one statement:
+ * of two completions at once, one finds the ticket. The secret is the ticket's, sealed afresh by
+ * the caller for this operator (the ticket's own row may be in clear or under an older key). A
+ * link of an operator disabled meanwhile is spent and sets nothing.
  */
 export async function completeSetupTicket(
   db: Queryable,
-  completion: { ticketHash: string; passwordHash: string; totpStep: number; now: Date },
+  completion: {
+    ticketHash: string;
+    operatorId: string;
+    passwordHash: string;
+    sealedTotpSecret: string;
+    totpStep: number;
+    now: Date;
+  },
 ): Promise<boolean> {
   const rows = await db.query<{ id: string }>(
     `WITH spent AS (
        DELETE FROM operator_setup_tickets
-        WHERE ticket_hash = $1 AND expires_at > $4
-        RETURNING operator_id, totp_secret)
+        WHERE ticket_hash = $1 AND expires_at > $4 AND operator_id = $5
+        RETURNING operator_id)
      UPDATE operators o
-        SET password_hash = $2, totp_secret = spent.totp_secret, totp_last_step = $3,
+        SET password_hash = $2, totp_secret = $6, totp_last_step = $3,
             failed_sign_ins = 0, locked_until = NULL, updated_at = $4
        FROM spent
       WHERE o.id = spent.operator_id AND o.status = 'active'
       RETURNING o.id`,
-    [completion.ticketHash, completion.passwordHash, completion.totpStep, completion.now],
+    [
+      completion.ticketHash,
+      completion.passwordHash,
+      completion.totpStep,
+      completion.now,
+      completion.operatorId,
+      completion.sealedTotpSecret,
+    ],
   );
   return rows.length === 1;
 }

@@ -4,6 +4,7 @@ import type { Clock } from '../shared/clock.ts';
 import type { DashboardSessions } from './dashboard-sessions.ts';
 import type { OperatorIdentity } from './operator-directory.ts';
 import { dummyPasswordHash, verifyPassword } from './operator-passwords.ts';
+import type { OperatorSecretBox } from './operator-secret-box.ts';
 import {
   completeSetup,
   issueSetupLink,
@@ -16,6 +17,7 @@ import {
   findSignInRecord,
   recordFailedSignIn,
   recordSignIn,
+  resealTotpSecret,
   type SignInRecord,
 } from './operator-sign-in-repository.ts';
 import { checkTotp } from './operator-totp.ts';
@@ -62,6 +64,7 @@ export function createOperatorSignIn(deps: {
   readonly clock: Clock;
   readonly config: LocalSignInConfig;
   readonly sessions: Pick<DashboardSessions, 'endForOperator'>;
+  readonly secretBox: OperatorSecretBox;
   readonly issuer: string;
 }) {
   const setup: SetupDeps = deps;
@@ -92,7 +95,12 @@ export function createOperatorSignIn(deps: {
  * told the same; both are checked each time, so the answer's time does not say which was wrong.
  */
 async function signIn(
-  deps: { readonly db: Db; readonly clock: Clock; readonly config: LocalSignInConfig },
+  deps: {
+    readonly db: Db;
+    readonly clock: Clock;
+    readonly config: LocalSignInConfig;
+    readonly secretBox: OperatorSecretBox;
+  },
   attempt: SignInAttempt,
   standIn: () => Promise<string>,
 ): Promise<SignInOutcome> {
@@ -105,7 +113,7 @@ async function signIn(
     lockedUntil,
   });
   const { password } = attempt;
-  if (record === undefined || record.passwordHash === null || record.totpSecret === null) {
+  if (record === undefined || record.passwordHash === null || record.sealedTotpSecret === null) {
     await verifyPassword(password, await standIn());
     return refused(record === undefined ? 'unknown-operator' : 'not-set-up');
   }
@@ -115,10 +123,10 @@ async function signIn(
   if (record.lockedUntil !== null && record.lockedUntil > now) {
     return refused('locked', record.lockedUntil);
   }
-  const reason = await checkSecrets(deps.db, {
+  const reason = await checkSecrets(deps, {
     record,
     passwordHash: record.passwordHash,
-    totpSecret: record.totpSecret,
+    sealedTotpSecret: record.sealedTotpSecret,
     password,
     code: attempt.code,
     now,
@@ -134,20 +142,26 @@ async function signIn(
   return refused(reason, lockedUntil !== null && lockedUntil > now ? lockedUntil : null);
 }
 
-/** Why the password or code is refused, or undefined once the sign-in is recorded. */
+/**
+ * Why the password or code is refused, or undefined once the sign-in is recorded. A secret that
+ * cannot be decrypted (a key missing from OPERATOR_SECRETS_KEY, an altered row) throws: that is
+ * the bank's fault, not the operator's, so it neither counts towards their lockout nor passes.
+ */
 async function checkSecrets(
-  db: Db,
+  deps: { readonly db: Db; readonly secretBox: OperatorSecretBox },
   check: {
     record: SignInRecord;
     passwordHash: string;
-    totpSecret: string;
+    sealedTotpSecret: string;
     password: string;
     code: string;
     now: Date;
   },
 ): Promise<SignInRefusal | undefined> {
+  const { id, totpLastStep } = check.record;
+  const totpSecret = deps.secretBox.open(check.sealedTotpSecret, id);
   const passwordOk = await verifyPassword(check.password, check.passwordHash);
-  const totp = checkTotp(check.totpSecret, check.code, check.now, check.record.totpLastStep);
+  const totp = checkTotp(totpSecret.secret, check.code, check.now, totpLastStep);
   if (!passwordOk) {
     return 'wrong-password';
   }
@@ -155,7 +169,14 @@ async function checkSecrets(
     return totp.reason;
   }
   // Of two sign-ins with one code at once, only one records its step.
-  return (await recordSignIn(db, check.record.id, totp.step, check.now))
-    ? undefined
-    : 'reused-code';
+  if (!(await recordSignIn(deps.db, id, totp.step, check.now))) {
+    return 'reused-code';
+  }
+  // A secret in clear (stored before secrets were encrypted) or under an older key is stored
+  // under the current key once its owner has proved they hold it.
+  if (!totpSecret.current) {
+    const to = deps.secretBox.seal(totpSecret.secret, id);
+    await resealTotpSecret(deps.db, id, { from: check.sealedTotpSecret, to });
+  }
+  return undefined;
 }

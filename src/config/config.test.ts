@@ -8,6 +8,7 @@ const PRODUCTION = {
   DATABASE_URL: 'postgres://db.internal/openibs',
   ADMIN_TOKEN: 'a'.repeat(40),
   TOKEN_SIGNING_SECRET: 'b'.repeat(40),
+  OPERATOR_SECRETS_KEY: 'c'.repeat(64),
   PUBLIC_BASE_URL: 'https://api.bank.example/',
   INSTITUTION_CODE: '090286',
 };
@@ -34,7 +35,13 @@ describe('loadConfig', () => {
   });
 
   it('refuses production without secrets, database or base URL, naming each', () => {
-    for (const name of ['ADMIN_TOKEN', 'TOKEN_SIGNING_SECRET', 'DATABASE_URL', 'PUBLIC_BASE_URL']) {
+    for (const name of [
+      'ADMIN_TOKEN',
+      'TOKEN_SIGNING_SECRET',
+      'OPERATOR_SECRETS_KEY',
+      'DATABASE_URL',
+      'PUBLIC_BASE_URL',
+    ]) {
       const env: Record<string, string> = { ...PRODUCTION };
       delete env[name];
       assert.throws(

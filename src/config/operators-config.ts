@@ -74,7 +74,7 @@ export function readOperatorsConfig(read: EnvReader, production: boolean): Opera
       min: 1,
       max: 366,
     }),
-    localSignIn: readLocalSignInConfig(read),
+    localSignIn: readLocalSignInConfig(read, production),
     fourEyes: readFourEyes(read, production),
     approvalTtlSeconds: readEnvInt(read, 'APPROVAL_TTL_SECONDS', {
       fallback: 86_400,

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { adminHeaders } from '../factories.ts';
-import { operatorWithKey, type TestOperator } from '../four-eyes.ts';
 import { buildSecondApp, buildTestApp, type TestApp } from '../harness.ts';
+import { operatorWithRoles, type TestOperator } from '../operators.ts';
 
 const UNFREEZE = 'POST /admin/accounts/:accountNumber/unfreeze';
 
@@ -48,9 +48,9 @@ describe('four eyes under concurrency (PostgreSQL)', () => {
   }
 
   it('twenty approvals at once: one runs the action, once; the others get 409', async () => {
-    const requester = await operatorWithKey(testApp, 'asker', ['support']);
+    const requester = await operatorWithRoles(testApp, ['support']);
     const approvers = await Promise.all(
-      ['b', 'c', 'd', 'e'].map((name) => operatorWithKey(testApp, name, ['support'])),
+      Array.from({ length: 4 }, () => operatorWithRoles(testApp, ['support'])),
     );
     const { accountNumber, approvalId } = await heldUnfreeze(requester);
     const answers = await Promise.all(

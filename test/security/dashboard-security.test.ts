@@ -365,6 +365,7 @@ describe('dashboard security', () => {
         DATABASE_URL: 'postgres://unused@127.0.0.1:1/unused',
         ADMIN_TOKEN: TEST_SECRETS.adminToken,
         TOKEN_SIGNING_SECRET: TEST_SECRETS.tokenSigningSecret,
+        OPERATOR_SECRETS_KEY: 'c'.repeat(64),
         PUBLIC_BASE_URL: 'https://bank.example',
         INSTITUTION_CODE: '999240',
       };

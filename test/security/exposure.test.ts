@@ -44,6 +44,7 @@ describe('exposure', () => {
       DATABASE_URL: 'postgres://db.internal/openibs',
       ADMIN_TOKEN: 'a'.repeat(40),
       TOKEN_SIGNING_SECRET: 'b'.repeat(40),
+      OPERATOR_SECRETS_KEY: 'c'.repeat(64),
       PUBLIC_BASE_URL: 'https://bank.example',
       INSTITUTION_CODE: '090286',
     };

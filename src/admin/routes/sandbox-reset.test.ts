@@ -419,6 +419,7 @@ describe('POST /admin/sandbox/reset: operator access', () => {
       DATABASE_URL: 'postgres://unused.invalid/db',
       ADMIN_TOKEN: 'test-admin-token-0123456789abcdefghijklmnop',
       TOKEN_SIGNING_SECRET: 'test-signing-secret-0123456789abcdefghijklmnop',
+      OPERATOR_SECRETS_KEY: 'c'.repeat(64),
       PUBLIC_BASE_URL: 'https://bank.example',
       INSTITUTION_CODE: '090286',
     });

@@ -98,6 +98,7 @@ describe('POST /admin/sandbox/virtual-account-payments', () => {
         DATABASE_URL: 'postgres://unused.invalid/db',
         ADMIN_TOKEN: 'test-admin-token-0123456789abcdefghijklmnop',
         TOKEN_SIGNING_SECRET: 'test-signing-secret-0123456789abcdefghijklmnop',
+        OPERATOR_SECRETS_KEY: 'c'.repeat(64),
         PUBLIC_BASE_URL: 'https://bank.example',
         INSTITUTION_CODE: '090286',
       });

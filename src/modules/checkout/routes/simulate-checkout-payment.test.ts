@@ -282,6 +282,7 @@ describe('POST /checkout/sessions/:id/simulate in production', () => {
       DATABASE_URL: 'postgres://unused.invalid/openibs',
       ADMIN_TOKEN: TEST_SECRETS.adminToken,
       TOKEN_SIGNING_SECRET: TEST_SECRETS.tokenSigningSecret,
+      OPERATOR_SECRETS_KEY: 'c'.repeat(64),
       INSTITUTION_CODE: '999240',
       // Registering the client's app would wait for a second operator (four eyes).
       FOUR_EYES: 'none',
