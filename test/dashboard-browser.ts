@@ -1,5 +1,11 @@
+import { createHmac } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { TEST_SECRETS } from './harness.ts';
+
+/** The key the dashboard signs its cookies with in the tests' app (dashboard-routes.ts). */
+export const DASHBOARD_COOKIE_SECRET = createHmac('sha256', TEST_SECRETS.adminToken)
+  .update('openibs dashboard cookies v1')
+  .digest('base64url');
 
 /**
  * A browser for the dashboard over inject: keeps cookies, reads each page's CSRF token, posts

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { createHmac } from 'node:crypto';
 import { after, before } from 'node:test';
 import { sign } from '@fastify/cookie';
-import { DashboardBrowser } from './dashboard-browser.ts';
+import { DASHBOARD_COOKIE_SECRET, DashboardBrowser } from './dashboard-browser.ts';
 import { adminHeaders, sandboxCredit, sendTransfer, signedInClient } from './factories.ts';
-import { buildTestApp, TEST_SECRETS, type TestApp } from './harness.ts';
+import { buildTestApp, type TestApp } from './harness.ts';
 import { operatorWithRoles, type TestOperator } from './operators.ts';
 
 const OUR_BANK = '999240';
@@ -129,11 +128,8 @@ export async function operatorBrowser(
   operator: TestOperator,
 ): Promise<DashboardBrowser> {
   const session = await testApp.services.dashboardSessions.open(operator.email, operator.id);
-  const cookieSecret = createHmac('sha256', TEST_SECRETS.adminToken)
-    .update('openibs dashboard cookies v1')
-    .digest('base64url');
   const browser = new DashboardBrowser(testApp.app);
-  browser.cookies.set('openibs_dashboard', sign(session.secret, cookieSecret));
+  browser.cookies.set('openibs_dashboard', sign(session.secret, DASHBOARD_COOKIE_SECRET));
   const overview = await browser.get('/dashboard');
   assert.equal(overview.statusCode, 200, overview.body);
   return browser;

@@ -5,12 +5,12 @@ import {
   accountStatus,
   decide,
   frozenAccount,
-  operatorWithKey,
   requestUnfreeze,
   transferAcross,
   useFourEyesContext,
 } from '../../../test/four-eyes.ts';
 import { entryCount } from '../../../test/nip-returns.ts';
+import { operatorWithRoles } from '../../../test/operators.ts';
 
 describe('POST /admin/approvals/:id/approve', () => {
   const context = useFourEyesContext();
@@ -218,10 +218,10 @@ describe('POST /admin/approvals/:id/approve: an action that answers a secret', (
 
   it('the approver alone gets the secret; the stored result, read by any operator, has it redacted', async () => {
     const { testApp } = context();
-    const asker = await operatorWithKey(testApp, 'kemi', ['admin']);
-    const approver = await operatorWithKey(testApp, 'tunde', ['admin']);
-    const viewer = await operatorWithKey(testApp, 'uche', ['viewer']);
-    const newcomer = await operatorWithKey(testApp, 'vera', ['support']);
+    const asker = await operatorWithRoles(testApp, ['admin']);
+    const approver = await operatorWithRoles(testApp, ['admin']);
+    const viewer = await operatorWithRoles(testApp, ['viewer']);
+    const newcomer = await operatorWithRoles(testApp, ['support']);
     const requested = await testApp.app.inject({
       method: 'POST',
       url: `/admin/operators/${newcomer.id}/setup-link`,

@@ -1,4 +1,4 @@
-import type { AdminApi, AdminData } from '../admin-call.ts';
+import type { AdminApi, AdminData, AdminFailure } from '../admin-call.ts';
 import {
   actionButton,
   badge,
@@ -9,6 +9,7 @@ import {
   select,
   table,
 } from '../components.ts';
+import { DASHBOARD_ACTIONS, isActionOf } from '../dashboard-actions.ts';
 import { type Html, html } from '../html.ts';
 import { noticeOf } from '../page-tools.ts';
 import {
@@ -24,6 +25,10 @@ import {
 
 type Params = { id: string; accountNumber: string; action: string };
 type Accounts = AdminData<'GET /admin/clients/:id/accounts'>;
+
+/** Freeze and unfreeze: the status actions of the dashboard's action table. */
+const STATUS_ROUTES =
+  DASHBOARD_ACTIONS['POST /dashboard/clients/:id/accounts/:accountNumber/:action'];
 
 /**
  * A client's accounts and sub-accounts with balances (each number opens the account's page, with
@@ -68,16 +73,19 @@ const accountActions: DashboardPage = async (app, { tools }) => {
     async (request, reply) => {
       const { admin, redirect } = tools(request, reply);
       const { id, accountNumber, action } = request.params;
-      if (action !== 'freeze' && action !== 'unfreeze') {
+      if (!isActionOf(STATUS_ROUTES, action)) {
         return reply.callNotFound();
       }
       // Only an account this client's page lists: the admin route itself takes any number.
       const owned = await ownsAccount(admin, id, accountNumber);
-      if (!owned) {
-        return redirect(clientPath(id, '/accounts'), {
-          kind: 'error',
-          text: 'That account is not one of this client.',
-        });
+      if (owned !== true) {
+        // A refused read (an operator without a role) says so, rather than "not this client's".
+        return redirect(
+          clientPath(id, '/accounts'),
+          owned === false
+            ? { kind: 'error', text: 'That account is not one of this client.' }
+            : noticeOf(owned, ''),
+        );
       }
       const answer = await admin.post(`/admin/accounts/:accountNumber/${action}`, {
         params: { accountNumber },
@@ -182,11 +190,18 @@ ${field({ label: 'Narration', name: 'narration', value: 'Sandbox credit' })}
 </section>`;
 }
 
-/** Whether the account number is one of the client's (one admin call, filtered by number). */
-async function ownsAccount(admin: AdminApi, clientId: string, accountNumber: string) {
+/**
+ * Whether the account number is one of the client's (one admin call, filtered by number), or the
+ * admin API's refusal to tell.
+ */
+async function ownsAccount(
+  admin: AdminApi,
+  clientId: string,
+  accountNumber: string,
+): Promise<boolean | AdminFailure> {
   const found = await admin.get('/admin/clients/:id/accounts', {
     params: { id: clientId },
     query: { accountNumber },
   });
-  return found.ok && found.data.length === 1;
+  return found.ok ? found.data.length === 1 : found;
 }

@@ -1,17 +1,18 @@
+import { DASHBOARD_ACTIONS, isActionOf } from '../dashboard-actions.ts';
 import { html } from '../html.ts';
 import { noticeOf } from '../page-tools.ts';
 import { clientPath, clientRoute, type DashboardPage, formFields } from '../route-kit.ts';
 
 type Params = { id: string; appId: string; keyId: string; action: string };
 
-const ACCESS_ACTIONS = {
+/** The access actions the route takes: those of the dashboard's action table. */
+const ACCESS_ROUTES = DASHBOARD_ACTIONS['POST /dashboard/clients/:id/access/:action'];
+
+const ACCESS_NOTICES: Readonly<Record<keyof typeof ACCESS_ROUTES, string>> = {
   disable: 'Client disabled: its apps get no token and every token it holds stopped.',
   enable: 'Client enabled.',
   'revoke-tokens': "Every token of the client's apps is revoked.",
-} as const;
-
-const isAccessAction = (action: string): action is keyof typeof ACCESS_ACTIONS =>
-  Object.hasOwn(ACCESS_ACTIONS, action);
+};
 
 /**
  * What an operator does to a client's apps, keys, access, webhook and checkout settings; each is
@@ -94,11 +95,11 @@ const accessActions: DashboardPage = async (app, { tools }) => {
     async (request, reply) => {
       const { admin, redirect } = tools(request, reply);
       const { id, action } = request.params;
-      if (!isAccessAction(action)) {
+      if (!isActionOf(ACCESS_ROUTES, action)) {
         return reply.callNotFound();
       }
       const answer = await admin.post(`/admin/clients/:id/${action}`, { params: { id } });
-      return redirect(clientPath(id), noticeOf(answer, ACCESS_ACTIONS[action]));
+      return redirect(clientPath(id), noticeOf(answer, ACCESS_NOTICES[action]));
     },
   );
 };
