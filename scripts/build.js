@@ -8,6 +8,7 @@ import { cpSync, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { REQUIRE_BANNER, UNBUNDLED_LIBRARIES } from './bundle-externals.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
@@ -44,10 +45,8 @@ console.log(
  * Loading several hundred small modules (ours, and libraries of many files such as TypeBox) was
  * most of a start; a bundle is read and compiled at once. The entry points are the package's
  * public files and its process entries; what they share goes to chunks. Libraries that read
- * files of their own folder at run time stay outside (the embedded database's WebAssembly, the
- * API explorer's pages, pino's worker-thread transports, pg's optional native binding, static
- * file serving, pdfkit's standard-font metrics, which it loads through its own package.json
- * `imports` and its data folder), installed as usual from `dependencies`.
+ * files of their own folder at run time stay outside (scripts/bundle-externals.js), installed as
+ * usual from `dependencies`.
  */
 async function bundle() {
   const { build } = await import('esbuild');
@@ -62,19 +61,8 @@ async function bundle() {
     target: 'node20',
     chunkNames: 'chunks/[name]-[hash]',
     allowOverwrite: true,
-    external: [
-      '@electric-sql/pglite',
-      '@fastify/swagger-ui',
-      '@fastify/static',
-      'pino',
-      'pg',
-      'ioredis',
-      'pdfkit',
-    ],
-    // Libraries written as CommonJS call require(); an ES module bundle provides one.
-    banner: {
-      js: "import { createRequire as __openibsRequire } from 'node:module'; const require = __openibsRequire(import.meta.url);",
-    },
+    external: UNBUNDLED_LIBRARIES,
+    banner: { js: REQUIRE_BANNER },
     legalComments: 'eof',
     logLevel: 'warning',
   });

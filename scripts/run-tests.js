@@ -3,12 +3,14 @@
 // PostgreSQL concurrency and run only when TEST_DATABASE_URL is set. Files under test/faults/
 // start PostgreSQL servers of their own and break them: only `npm run test:faults` runs them.
 // Besides the spec output: a JUnit file (JUNIT_OUT, else one in the temporary folder) and, at
-// the end, the slowest files.
+// the end, the slowest files. The files run compiled (scripts/compile-tests.js), unless
+// TEST_COMPILE=0 runs them through tsx as `node --import tsx --test <file>` does.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { compileTests } from './compile-tests.js';
 
 const SLOWEST_SHOWN = 15;
 // Many files wait on server processes, timers and PostgreSQL: three at a time finished both
@@ -41,12 +43,29 @@ const junitFile =
   path.join(tmpdir(), `openibs-junit-${onPostgres ? 'postgresql' : 'pglite'}.xml`);
 const timesFile = path.join(scratch, 'file-times.json');
 
-console.log(`Running ${files.length} test files on ${database}, ${CONCURRENCY} at a time`);
+const compiled = process.env.TEST_COMPILE !== '0';
+// Inside the checkout, so the bundles find the installed libraries; a folder per run, as CI runs
+// the suite on both databases at once from one checkout.
+const buildDir = compiled ? makeBuildDir() : undefined;
+const started = Date.now();
+const runnable =
+  buildDir === undefined
+    ? files
+    : await compileTests(
+        process.cwd(),
+        files.map((file) => path.resolve(file)),
+        buildDir,
+      );
+const how =
+  buildDir === undefined
+    ? 'through tsx'
+    : `compiled in ${((Date.now() - started) / 1000).toFixed(1)} s`;
+
+console.log(`Running ${files.length} test files on ${database}, ${CONCURRENCY} at a time, ${how}`);
 const result = spawnSync(
   process.execPath,
   [
-    '--import',
-    'tsx',
+    ...(compiled ? ['--enable-source-maps'] : ['--import', 'tsx']),
     '--test',
     `--test-concurrency=${CONCURRENCY}`,
     '--test-reporter=spec',
@@ -55,7 +74,7 @@ const result = spawnSync(
     `--test-reporter-destination=${junitFile}`,
     `--test-reporter=${fileURLToPath(new URL('file-times-reporter.js', import.meta.url))}`,
     `--test-reporter-destination=${timesFile}`,
-    ...files,
+    ...runnable,
   ],
   { stdio: 'inherit' },
 );
@@ -78,7 +97,28 @@ function printSlowest() {
     `\nThe ${slowest.length} slowest test files on ${database} (seconds in their tests):`,
   );
   for (const [file, taken] of slowest) {
-    console.log(`${taken.toFixed(1).padStart(8)}  ${path.relative(process.cwd(), file)}`);
+    const written = sourceOf(path.relative(process.cwd(), file));
+    console.log(`${taken.toFixed(1).padStart(8)}  ${written}`);
   }
   console.log(`JUnit report: ${junitFile}`);
+}
+
+function makeBuildDir() {
+  const buildRoot = path.resolve('.test-build');
+  mkdirSync(buildRoot, { recursive: true });
+  const folder = mkdtempSync(path.join(buildRoot, 'run-'));
+  process.on('exit', () => rmSync(folder, { recursive: true, force: true }));
+  return folder;
+}
+
+/** A compiled test file's own name: src/x.test.ts for <build folder>/src/x.test.js. */
+function sourceOf(file) {
+  if (buildDir === undefined) {
+    return file;
+  }
+  const inBuild = path.relative(buildDir, path.resolve(file));
+  if (inBuild.startsWith('..') || path.isAbsolute(inBuild)) {
+    return file;
+  }
+  return inBuild.replace(/\.js$/, '.ts');
 }
