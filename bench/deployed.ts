@@ -102,7 +102,7 @@ export function freePort(): Promise<number> {
   });
 }
 
-const COMPARE_COLUMNS = [44, 9, 9, 8, 8, 8, 8, 8, 9, 9, 8, 8, 9];
+const COMPARE_COLUMNS = [44, 9, 9, 8, 8, 8, 8, 8, 9, 9, 8, 8, 10];
 
 /**
  * Per HTTP row, the stripped server against the deployed one in the same rounds: each rate, the
@@ -173,7 +173,7 @@ function partLines(
   if (parts.length === 0) {
     return [];
   }
-  const columns = [44, ...parts.map(() => 22)];
+  const columns = [44, ...parts.map(() => 25)];
   const keys = (summaries.get(deployed.name)?.scenarios ?? []).map((item) => item.key);
   const label = (key: TransferScenarioKey) =>
     summaries.get(deployed.name)?.scenarios.find((item) => item.key === key)?.label ?? key;
