@@ -10,6 +10,13 @@ import { parseArgs } from 'node:util';
 export const SECTIONS = ['http', 'transfers', 'webhooks', 'start', 'exports'] as const;
 export type Section = (typeof SECTIONS)[number];
 
+/**
+ * The parts of the server as deployed that `--parts` turns off one at a time, each on a server
+ * of its own: request logging, rate limits, metrics, background workers.
+ */
+export const PARTS = ['logging', 'limits', 'metrics', 'workers'] as const;
+export type Part = (typeof PARTS)[number];
+
 export interface BenchOptions {
   readonly quick: boolean;
   /** The parts to run (all by default). */
@@ -30,6 +37,16 @@ export interface BenchOptions {
    * from the start of their part); what was measured is still reported.
    */
   readonly maxMinutes: number;
+  /** The transfer part's rows (keys of TRANSFER_SCENARIOS); undefined: all. */
+  readonly rows: readonly string[] | undefined;
+  /** Also run the transfer part's rows on the server as deployed (PostgreSQL only). */
+  readonly deployed: boolean;
+  /** Parts of the deployed server to measure by turning each off alone, each a server. */
+  readonly parts: readonly Part[];
+  /** NAME=VALUE settings, each a deployed server of its own with that setting: before/after. */
+  readonly variants: readonly string[];
+  /** Where to write a CPU profile of each HTTP row on each server; undefined: none. */
+  readonly profileDir: string | undefined;
 }
 
 // Outside the repository: a results file under bench/ would show in git status and fail
@@ -52,6 +69,19 @@ const USAGE = `Usage: npm run bench -- [options]
   --out PATH         JSON summary (default $TMPDIR/openibs-bench/latest.json)
   --max-minutes M    start no round after M minutes (default 8; transfers count
                      from their own start)
+  --rows KEYS        the transfer part's rows, comma-separated: ceiling, ledger, intra,
+                     intraHot, nip, inbound, virtualAccount, vasAirtime, bulk, health,
+                     accountRead, ledgerHot, ledgerHotTail, ledgerNip (default: all;
+                     ceiling, the (L) baseline, always runs)
+  --stripped-only    the transfer rows on the stripped bench server alone (PostgreSQL
+                     runs them on the server as deployed too, by default)
+  --parts PARTS      also run the deployed server's rows with one part off, each on a
+                     server of its own: logging, limits, metrics, workers, or all
+ --variant N=V      also a deployed server with setting N=V (repeatable): a change
+                     behind a setting, before and after in the same rounds
+  --profile DIR      after the rounds, one more run of each HTTP row on every server
+                     with V8's CPU profiler on; DIR/<server>-<row>.cpuprofile
+                     (summarize with: npx tsx bench/cpu-profile-top.ts FILE)
 
 Database: PostgreSQL when BENCH_DATABASE_URL or TEST_DATABASE_URL is set (a fresh
 openibs_bench_<random> database, dropped at the end), embedded PGlite otherwise.`;
@@ -79,6 +109,11 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     verify: values.verify,
     outPath: values.out ?? DEFAULT_OUT,
     maxMinutes: integer('max-minutes', values['max-minutes'], 8, 1, 120),
+    rows: values.rows?.split(',').map((key) => key.trim()),
+    deployed: !values['stripped-only'],
+    parts: parts(values.parts),
+    variants: variants(values.variant ?? []),
+    profileDir: values.profile,
   };
 }
 
@@ -97,6 +132,11 @@ function parseArgsOrExplain(argv: readonly string[]) {
         verify: { type: 'boolean', default: false },
         out: { type: 'string' },
         'max-minutes': { type: 'string' },
+        rows: { type: 'string' },
+        'stripped-only': { type: 'boolean', default: false },
+        parts: { type: 'string' },
+        variant: { type: 'string', multiple: true },
+        profile: { type: 'string' },
         help: { type: 'boolean', default: false },
       },
       strict: true,
@@ -116,6 +156,29 @@ function sections(text: string | undefined): Section[] {
     throw new OptionsError(`--only takes ${SECTIONS.join(', ')} (comma-separated), got "${text}"`);
   }
   return SECTIONS.filter((section) => names.includes(section));
+}
+
+function parts(text: string | undefined): Part[] {
+  if (text === undefined) {
+    return [];
+  }
+  if (text === 'all') {
+    return [...PARTS];
+  }
+  const names = text.split(',').map((name) => name.trim());
+  const unknown = names.filter((name) => !(PARTS as readonly string[]).includes(name));
+  if (unknown.length > 0) {
+    throw new OptionsError(`--parts takes ${PARTS.join(', ')} or all, got "${text}"`);
+  }
+  return PARTS.filter((part) => names.includes(part));
+}
+
+function variants(settings: readonly string[]): string[] {
+  const bad = settings.filter((setting) => !/^[A-Z][A-Z0-9_]*=/.test(setting));
+  if (bad.length > 0) {
+    throw new OptionsError(`--variant takes NAME=VALUE, got "${bad.join('", "')}"`);
+  }
+  return [...settings];
 }
 
 function integer(

@@ -8,7 +8,8 @@ import type {
 import type { BalanceCheck, SeedOptions, SeedSummary } from './seed-ledger.ts';
 
 /**
- * Messages between the bench (parent) and bench-server (child) over the IPC channel, with the
+ * Messages between the bench (parent) and a server under test (child: bench-server.ts or
+ * deployed-server.ts) over the IPC channel, with the
  * 'advanced' serialization so bigint and Date cross intact. The database belongs to the server
  * process (PGlite cannot be opened by two processes), so seeding runs there, on command.
  */
@@ -27,6 +28,11 @@ export interface Commands {
   countRunRows: { request: { clientId: string }; reply: RunRowsReply };
   /** Starts sampling the server's resident memory (every 10 ms), or stops and answers it. */
   memoryWatch: { request: { action: 'start' | 'stop' }; reply: MemoryWatch };
+  /** Starts a V8 CPU profile of the server, or stops it and writes it to `path` (.cpuprofile). */
+  cpuProfile: {
+    request: { action: 'start' | 'stop'; path?: string };
+    reply: { path: string | undefined };
+  };
 }
 
 /** The server's resident set size (bytes) when the watch started, and its peak since. */

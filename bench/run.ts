@@ -7,9 +7,19 @@
  * stderr, the tables to stdout, JSON to --out.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LedgerViolations } from '../src/ledger/ledger-audit.ts';
 import { type BenchDatabase, createBenchDatabase } from './database.ts';
+import {
+  deployedEnv,
+  deployedName,
+  freePort,
+  renderServerComparison,
+  type Variation,
+} from './deployed.ts';
 import { createFixtures, creditSmallAccount, type Fixtures } from './fixtures.ts';
 import { HttpClient } from './http-client.ts';
 import { type LoadOptions, type LoadResult, runLoad } from './load.ts';
@@ -32,6 +42,9 @@ import {
   renderTransferTable,
   runTransferBench,
   summarizeTransfers,
+  TRANSFER_SCENARIOS,
+  type TransferBenchContext,
+  type TransferScenarioKey,
 } from './transfers.ts';
 import { renderWebhookTable, runWebhookBench } from './webhooks.ts';
 
@@ -49,6 +62,8 @@ const SETTLE_MS = 1000;
 
 /** The server on a fresh database, with a signed-in client. */
 interface ServerSession {
+  /** `stripped` (bench-server.ts), `deployed` (src/server.ts), `no-<part>` (one part off). */
+  readonly name: string;
   readonly options: BenchOptions;
   readonly database: BenchDatabase;
   readonly server: ServerProcess;
@@ -119,7 +134,8 @@ async function main(): Promise<void> {
         document.exports = await measureExports(seeded);
       }
       if (options.only.includes('transfers')) {
-        transferProblems = await measureTransfers(base, document);
+        const others = await prepareDeployedServers(base, cleanup);
+        transferProblems = await measureTransfers([base, ...others], document);
       }
     }
   } finally {
@@ -144,19 +160,67 @@ async function main(): Promise<void> {
   }
 }
 
-/** A fresh database, the server on it, and a signed-in client with its main account. */
-async function prepareServer(options: BenchOptions, cleanup: Cleanup): Promise<ServerSession> {
+/**
+ * A fresh database, a server on it, and a signed-in client with its main account: the stripped
+ * bench server, or (`deployed`) src/server.ts as `npm start` runs it, with `part` off if given.
+ */
+async function prepareServer(
+  options: BenchOptions,
+  cleanup: Cleanup,
+  deployed?: { variation: Variation },
+): Promise<ServerSession> {
   const database = await createBenchDatabase();
   cleanup.add(() => database.drop());
-  log(`database: ${database.description}`);
+  const name = deployed === undefined ? 'stripped' : deployedName(deployed.variation);
+  log(`database (${name}): ${database.description}`);
   const adminToken = randomBytes(24).toString('base64url');
-  const server = await startServer(serverEnv(database.serverEnv, adminToken));
+  const env = serverEnv(database.serverEnv, adminToken);
+  let server: ServerProcess;
+  if (deployed === undefined) {
+    server = await startServer(env);
+  } else {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), `openibs-bench-${name}-`));
+    cleanup.add(() => rm(dataDir, { recursive: true, force: true }));
+    const port = await freePort();
+    const stdoutPath = path.join(path.dirname(options.outPath), `${name}-server.log`);
+    await mkdir(path.dirname(stdoutPath), { recursive: true });
+    server = await startServer(deployedEnv(env, { variation: deployed.variation, port, dataDir }), {
+      entry: 'deployed',
+      stdoutPath,
+    });
+    log(`server (${name}): standard output and request log in ${stdoutPath}`);
+  }
   cleanup.add(() => server.stop());
   const http = new HttpClient(server.baseUrl);
   cleanup.add(() => http.close());
-  log(`server: ${server.baseUrl} on ${server.ready.dbKind} ${server.ready.dbVersion}`);
+  log(`server (${name}): ${server.baseUrl} on ${server.ready.dbKind} ${server.ready.dbVersion}`);
   const fixtures = await createFixtures(http, { adminToken, audience: server.ready.publicBaseUrl });
-  return { options, database, server, http, fixtures, adminToken };
+  return { name, options, database, server, http, fixtures, adminToken };
+}
+
+/** The server as deployed, one per part turned off (--parts) and per --variant; PostgreSQL only. */
+async function prepareDeployedServers(
+  base: ServerSession,
+  cleanup: Cleanup,
+): Promise<ServerSession[]> {
+  const { options } = base;
+  if (!options.deployed) {
+    return [];
+  }
+  if (base.database.kind !== 'postgres') {
+    log('transfers: the server as deployed needs PostgreSQL (BENCH_DATABASE_URL); stripped only');
+    return [];
+  }
+  const sessions: ServerSession[] = [];
+  const variations: Variation[] = [
+    undefined,
+    ...options.parts.map((part) => ({ part })),
+    ...options.variants.map((setting) => ({ setting })),
+  ];
+  for (const variation of variations) {
+    sessions.push(await prepareServer(options, cleanup, { variation }));
+  }
+  return sessions;
 }
 
 /** The big account seeded, the small one filled, and the statement scenarios over them. */
@@ -192,24 +256,56 @@ async function measureExports(session: Session) {
   return results;
 }
 
-/** Transfers against the raw ledger rate, on the same server; answers the count of problems. */
+/**
+ * Transfers against the raw ledger rate, on every server (the stripped one first, which runs
+ * the ledger rows); answers the count of problems.
+ */
 async function measureTransfers(
-  base: ServerSession,
+  sessions: readonly ServerSession[],
   document: Record<string, unknown>,
 ): Promise<number> {
-  const result = await runTransferBench({
-    options: base.options,
-    server: base.server,
-    fixtures: base.fixtures,
-    adminToken: base.adminToken,
-    databaseUrl: base.database.serverEnv.DATABASE_URL,
-    poolSize: poolSize(base.database),
-    log,
-  });
-  const summary = summarizeTransfers(result);
-  process.stdout.write(`\n${renderTransferTable(summary)}`);
-  document.transfers = { summary, rounds: result.rounds, warmup: result.warmup };
-  return result.verification.problems.length;
+  const rows = transferRows(sessions[0]?.options.rows);
+  const contexts = sessions.map(
+    (session): TransferBenchContext => ({
+      name: session.name,
+      // Workers off: no bulk worker places (h)'s batches.
+      rows: session.name === 'no-workers' ? rows.filter((key) => key !== 'bulk') : rows,
+      options: session.options,
+      server: session.server,
+      fixtures: session.fixtures,
+      adminToken: session.adminToken,
+      databaseUrl: session.database.serverEnv.DATABASE_URL,
+      poolSize: poolSize(session.database),
+      log,
+    }),
+  );
+  const result = await runTransferBench(contexts);
+  const summaries = result.servers.map((server) => summarizeTransfers(result, server));
+  for (const summary of summaries) {
+    process.stdout.write(`\n${renderTransferTable(summary)}`);
+  }
+  process.stdout.write(`\n${renderServerComparison(result)}`);
+  const [summary] = summaries;
+  document.transfers = {
+    summary,
+    rounds: result.rounds,
+    warmup: result.warmup,
+    servers: result.servers.map((server, index) => ({ ...server, summary: summaries[index] })),
+  };
+  return result.servers.reduce((sum, server) => sum + server.verification.problems.length, 0);
+}
+
+/** --rows: the transfer rows to run, (L) always among them (every ratio is to it). */
+function transferRows(rows: readonly string[] | undefined): TransferScenarioKey[] {
+  const known = TRANSFER_SCENARIOS.map((scenario) => scenario.key);
+  if (rows === undefined) {
+    return known;
+  }
+  const unknown = rows.filter((key) => !(known as readonly string[]).includes(key));
+  if (unknown.length > 0) {
+    throw new OptionsError(`--rows takes ${known.join(', ')}, got ${unknown.join(', ')}`);
+  }
+  return known.filter((key) => key === 'ceiling' || rows.includes(key));
 }
 
 function poolSize(database: BenchDatabase): string {

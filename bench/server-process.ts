@@ -1,4 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type {
   CommandMessage,
@@ -8,7 +9,10 @@ import type {
   ServerMessage,
 } from './protocol.ts';
 
-const SERVER_ENTRY = fileURLToPath(new URL('./bench-server.ts', import.meta.url));
+const SERVER_ENTRIES = {
+  stripped: fileURLToPath(new URL('./bench-server.ts', import.meta.url)),
+  deployed: fileURLToPath(new URL('./deployed-server.ts', import.meta.url)),
+};
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const READY_TIMEOUT_MS = 120_000;
 const STOP_TIMEOUT_MS = 15_000;
@@ -29,16 +33,31 @@ interface Pending {
   reject(error: Error): void;
 }
 
-/** Starts bench-server.ts in a child Node process (tsx loader) and waits until it listens. */
-export async function startServer(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
-  const child = fork(SERVER_ENTRY, [], {
+export interface ServerStart {
+  /** bench-server.ts (default: no logging, limits, metrics or workers) or src/server.ts. */
+  readonly entry?: keyof typeof SERVER_ENTRIES;
+  /** Where the server's standard output (its request log, as deployed) goes; default ours. */
+  readonly stdoutPath?: string;
+}
+
+/** Starts a server under test in a child Node process (tsx loader) and waits until it listens. */
+export async function startServer(
+  env: NodeJS.ProcessEnv,
+  start: ServerStart = {},
+): Promise<ServerProcess> {
+  const stdout = start.stdoutPath === undefined ? 'inherit' : openSync(start.stdoutPath, 'w');
+  const child = fork(SERVER_ENTRIES[start.entry ?? 'stripped'], [], {
     cwd: REPO_ROOT,
     env,
+    // What `npm start` runs: node --import tsx.
     execArgv: ['--import', 'tsx'],
     // Structured clone, so bigint and Date survive the channel.
     serialization: 'advanced',
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    stdio: ['ignore', stdout, 'inherit', 'ipc'],
   });
+  if (typeof stdout === 'number') {
+    closeSync(stdout);
+  }
   const pending = new Map<number, Pending>();
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.once('exit', (code, signal) => {

@@ -10,6 +10,8 @@ import { percentile } from './stats.ts';
  */
 export interface PostLoadOptions {
   readonly baseUrl: string;
+  /** POST by default; a GET sends no body. */
+  readonly method?: 'GET' | 'POST';
   readonly path: string;
   readonly connections: number;
   readonly durationSeconds: number;
@@ -59,7 +61,12 @@ export async function runPostLoad(options: PostLoadOptions): Promise<PostLoadRes
       }
       const { headers, body } = next;
       try {
-        const response = await client.request('POST', options.path, headers, body);
+        const response = await client.request(
+          options.method ?? 'POST',
+          options.path,
+          headers,
+          body,
+        );
         lastAnswer = performance.now();
         latencies.push(response.elapsedMs);
         if (response.status >= 200 && response.status < 300) {

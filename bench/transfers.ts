@@ -31,6 +31,8 @@
  * afterwards every answered request is checked against the rows it left, and the ledger
  * invariants against the whole ledger.
  */
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LedgerViolations } from '../src/ledger/ledger-audit.ts';
 import { BILLER_MAGIC } from '../src/modules/vas/providers/biller-simulator.ts';
@@ -112,6 +114,10 @@ const BULK_GOAL = 2;
 const WARMUP_SECONDS = 2;
 const SETTLE_MS = 500;
 const IPC_MARGIN_MS = 120_000;
+/** After a run, the server counts as idle under this share of a core (see drain). */
+const DRAIN_IDLE_SHARE = 0.05;
+const DRAIN_POLL_MS = 250;
+const DRAIN_MAX_MS = 60_000;
 
 export type TransferScenarioKey =
   | 'ceiling'
@@ -123,6 +129,8 @@ export type TransferScenarioKey =
   | 'virtualAccount'
   | 'vasAirtime'
   | 'bulk'
+  | 'health'
+  | 'accountRead'
   | 'ledgerHot'
   | 'ledgerHotTail'
   | 'ledgerNip';
@@ -143,6 +151,8 @@ export const TRANSFER_SCENARIOS: readonly ScenarioDefinition[] = [
   { key: 'virtualAccount', label: '(f) inbound payments to virtual accounts', kind: 'http' },
   { key: 'vasAirtime', label: '(g) VAS airtime purchases', kind: 'http' },
   { key: 'bulk', label: '(h) POST /transfers/bulk items, intra-bank', kind: 'http' },
+  { key: 'health', label: '(i) GET /health (no auth, no database)', kind: 'http' },
+  { key: 'accountRead', label: '(j) GET /accounts/:id (token, ClientID, a read)', kind: 'http' },
   { key: 'ledgerHot', label: '    ledger.post, 1 hot debit account', kind: 'ledger' },
   { key: 'ledgerHotTail', label: '    same + 4 x SELECT 1 before COMMIT', kind: 'ledger' },
   { key: 'ledgerNip', label: '    ledger.post, NIP settlement (3 GL)', kind: 'ledger' },
@@ -166,6 +176,10 @@ interface TransferAccounts {
 }
 
 export interface TransferBenchContext {
+  /** The server's name in the report: `stripped`, `deployed`, `no-logging`, ... */
+  readonly name: string;
+  /** The rows this server runs (the ledger rows run on the first server only). */
+  readonly rows: readonly TransferScenarioKey[];
   readonly options: BenchOptions;
   readonly server: ServerProcess;
   readonly fixtures: Fixtures;
@@ -211,6 +225,8 @@ export interface TransferRun {
   readonly virtualAccounts?: VirtualAccountSetup;
   /** (h) only: the batches that completed in the run (each one Idempotency-Key). */
   readonly bulkBatches?: number;
+  /** Seconds the server took after the run to finish what the requests left (workers). */
+  readonly drainSeconds: number;
 }
 
 export interface VirtualAccountSetup {
@@ -224,10 +240,22 @@ type LaneVirtualAccounts = readonly (readonly string[])[];
 
 export interface TransferRound {
   readonly round: number;
-  readonly runs: Readonly<Record<TransferScenarioKey, TransferRun>>;
+  readonly runs: Readonly<Partial<Record<TransferScenarioKey, TransferRun>>>;
+}
+
+/** One server's rounds (the rows it ran), warm-up and check. */
+export interface ServerTransferResult {
+  readonly name: string;
+  readonly rounds: readonly TransferRound[];
+  readonly warmup: readonly TransferRun[];
+  readonly verification: TransferVerification;
+  /** --profile: the CPU profile written for each row, after the rounds. */
+  readonly profiles: Readonly<Partial<Record<TransferScenarioKey, string>>>;
 }
 
 export interface TransferBenchResult {
+  /** Every server, the first (which runs the ledger rows too) first. */
+  readonly servers: readonly ServerTransferResult[];
   readonly connections: number;
   readonly durationSeconds: number;
   readonly poolSize: string;
@@ -247,75 +275,158 @@ export interface TransferVerification {
   readonly violations: LedgerViolations;
 }
 
+/** One server under test, its accounts and its runner. */
+interface ServerUnderTest {
+  readonly context: TransferBenchContext;
+  readonly runner: ScenarioRunner;
+  readonly sampler: DbSampler | undefined;
+  readonly scenarios: readonly ScenarioDefinition[];
+  readonly warmup: TransferRun[];
+  readonly rounds: TransferRound[];
+  readonly profiles: Partial<Record<TransferScenarioKey, string>>;
+}
+
+/**
+ * Every row on every server, one row at a time: in each round, each row runs on each server in
+ * turn (the servers' order alternating too), so the servers' figures of one round are minutes
+ * apart at most. The first server is the reference: the ledger rows, (L) among them, run there.
+ */
 export async function runTransferBench(
-  context: TransferBenchContext,
+  contexts: readonly TransferBenchContext[],
 ): Promise<TransferBenchResult> {
-  const { options, log } = context;
+  const [first] = contexts;
+  if (first === undefined) {
+    throw new Error('runTransferBench: no server');
+  }
+  const { options, log } = first;
   const started = Date.now();
-  const lanes = options.connections;
-  const setup = new HttpClient(context.server.baseUrl, SETUP_PARALLELISM);
-  const sampler =
-    context.databaseUrl === undefined ? undefined : await DbSampler.open(context.databaseUrl);
+  const servers: ServerUnderTest[] = [];
   try {
-    const accountCount = lanes * (DEBIT_ACCOUNTS_PER_LANE + BENEFICIARIES_PER_LANE) + 1;
-    log(`transfers: opening and funding ${accountCount} accounts...`);
-    const accounts = await openAccounts(context, setup, lanes);
-    const runner = new ScenarioRunner(context, sampler, accounts);
-    log('transfers: warming up...');
-    const warmup: TransferRun[] = [];
-    await runner.enquire();
-    for (const scenario of TRANSFER_SCENARIOS) {
-      const seconds = Math.min(options.quick ? 1 : WARMUP_SECONDS, options.durationSeconds);
-      warmup.push(await runner.run(scenario, 'W', seconds));
+    for (const [index, context] of contexts.entries()) {
+      servers.push(await prepare(context, index === 0));
     }
-    const rounds: TransferRound[] = [];
+    log('transfers: warming up...');
+    for (const server of servers) {
+      await server.runner.enquire();
+      for (const scenario of server.scenarios) {
+        const seconds = Math.min(options.quick ? 1 : WARMUP_SECONDS, options.durationSeconds);
+        server.warmup.push(await server.runner.run(scenario, 'W', seconds));
+      }
+    }
     let stoppedEarly = false;
     const deadline = started + options.maxMinutes * 60_000;
     for (let round = 1; round <= options.rounds; round += 1) {
       if (Date.now() > deadline) {
         const limit = `--max-minutes ${options.maxMinutes}`;
-        log(`transfers: time limit (${limit}) reached after ${rounds.length} rounds`);
+        log(`transfers: time limit (${limit}) reached after ${round - 1} rounds`);
         stoppedEarly = true;
         break;
       }
-      await runner.enquire();
-      // Alternate the order, so a drift of the machine or table growth favours no scenario.
-      const order = round % 2 === 1 ? TRANSFER_SCENARIOS : [...TRANSFER_SCENARIOS].reverse();
-      const runs: Partial<Record<TransferScenarioKey, TransferRun>> = {};
-      for (const scenario of order) {
-        const seconds = options.durationSeconds;
-        runs[scenario.key] = await runner.run(scenario, String(round), seconds);
-      }
-      const complete = runs as Record<TransferScenarioKey, TransferRun>;
-      rounds.push({ round, runs: complete });
-      const rates = TRANSFER_SCENARIOS.map(
-        ({ key }) => `${key} ${Math.round(complete[key].rate)}/s`,
-      );
-      const toIntra = (key: TransferScenarioKey) =>
-        ratio(complete[key].rate, complete.intra.rate).toFixed(3);
-      log(
-        `transfers round ${round}/${options.rounds}: ${rates.join(', ')}; ` +
-          `(f)/(b) ${toIntra('virtualAccount')}, (g)/(b) ${toIntra('vasAirtime')}, ` +
-          `(h)/(b) ${toIntra('bulk')}`,
-      );
+      await runRound(servers, round);
+    }
+    if (options.profileDir !== undefined) {
+      await profileRows(servers, options.profileDir, log);
     }
     log('transfers: checking every answer against the database, then the ledger invariants...');
-    const verification = await verify(context, [
-      ...warmup,
-      ...rounds.flatMap((r) => Object.values(r.runs)),
-    ]);
+    const results: ServerTransferResult[] = [];
+    for (const server of servers) {
+      const runs = [...server.warmup, ...server.rounds.flatMap((r) => Object.values(r.runs))];
+      const verification = await verify(server.context, runs);
+      const { name } = server.context;
+      const { rounds, warmup, profiles } = server;
+      results.push({ name, rounds, warmup, profiles, verification });
+    }
+    const reference = results[0] as ServerTransferResult;
     return {
-      connections: lanes,
+      servers: results,
+      connections: options.connections,
       durationSeconds: options.durationSeconds,
-      poolSize: context.poolSize,
-      rounds,
-      warmup,
+      poolSize: first.poolSize,
+      rounds: reference.rounds,
+      warmup: reference.warmup,
       stoppedEarly,
-      verification,
+      verification: reference.verification,
     };
   } finally {
-    setup.close();
+    for (const server of servers) {
+      await server.sampler?.close();
+    }
+  }
+}
+
+async function prepare(context: TransferBenchContext, reference: boolean) {
+  const lanes = context.options.connections;
+  const setup = new HttpClient(context.server.baseUrl, SETUP_PARALLELISM);
+  const sampler =
+    context.databaseUrl === undefined ? undefined : await DbSampler.open(context.databaseUrl);
+  try {
+    const accountCount = lanes * (DEBIT_ACCOUNTS_PER_LANE + BENEFICIARIES_PER_LANE) + 1;
+    context.log(`transfers (${context.name}): opening and funding ${accountCount} accounts...`);
+    const accounts = await openAccounts(context, setup, lanes);
+    const scenarios = TRANSFER_SCENARIOS.filter(
+      ({ key, kind }) => context.rows.includes(key) && (reference || kind === 'http'),
+    );
+    const runner = new ScenarioRunner(context, sampler, accounts);
+    return { context, runner, sampler, scenarios, warmup: [], rounds: [], profiles: {} };
+  } catch (error) {
     await sampler?.close();
+    throw error;
+  } finally {
+    setup.close();
+  }
+}
+
+/** One round: each row on each server; the orders alternate, so no drift favours either. */
+async function runRound(servers: readonly ServerUnderTest[], round: number): Promise<void> {
+  for (const server of servers) {
+    await server.runner.enquire();
+  }
+  const order = round % 2 === 1 ? TRANSFER_SCENARIOS : [...TRANSFER_SCENARIOS].reverse();
+  const serverOrder = round % 2 === 1 ? servers : [...servers].reverse();
+  const runs = new Map(
+    servers.map((server) => [server, {} as Partial<Record<TransferScenarioKey, TransferRun>>]),
+  );
+  for (const scenario of order) {
+    for (const server of serverOrder) {
+      const mine = runs.get(server);
+      if (mine !== undefined && server.scenarios.includes(scenario)) {
+        const seconds = server.context.options.durationSeconds;
+        mine[scenario.key] = await server.runner.run(scenario, String(round), seconds);
+      }
+    }
+  }
+  for (const server of servers) {
+    const mine = runs.get(server) ?? {};
+    server.rounds.push({ round, runs: mine });
+    const rates = Object.entries(mine).map(([key, run]) => `${key} ${Math.round(run.rate)}/s`);
+    server.context.log(
+      `transfers round ${round}/${server.context.options.rounds} (${server.context.name}): ` +
+        rates.join(', '),
+    );
+  }
+}
+
+/**
+ * --profile: one more run of each HTTP row on each server, with V8's CPU profiler on, outside
+ * the rounds (the profiler costs a little CPU); its answers are checked with the rest.
+ */
+async function profileRows(
+  servers: readonly ServerUnderTest[],
+  directory: string,
+  log: (message: string) => void,
+): Promise<void> {
+  await mkdir(directory, { recursive: true });
+  for (const server of servers) {
+    const { context, runner } = server;
+    for (const scenario of server.scenarios.filter(({ kind }) => kind === 'http')) {
+      const file = path.join(directory, `${context.name}-${scenario.key}.cpuprofile`);
+      await context.server.command('cpuProfile', { action: 'start' }, IPC_MARGIN_MS);
+      const run = await runner.run(scenario, 'P', context.options.durationSeconds);
+      await context.server.command('cpuProfile', { action: 'stop', path: file }, IPC_MARGIN_MS);
+      server.warmup.push(run);
+      server.profiles[scenario.key] = file;
+      log(`transfers (${context.name}): ${scenario.key} profiled: ${file}`);
+    }
   }
 }
 
@@ -425,6 +536,9 @@ class ScenarioRunner {
         : virtualAccounts !== undefined
           ? await this.virtualAccountRun(runId, seconds, virtualAccounts.lanes)
           : await this.httpRun(scenario.key, runId, seconds, hot);
+    // Work the requests left to the workers (alerts, webhooks) belongs to this run's CPU per
+    // operation, not to the next run's, on this server or another.
+    const drainSeconds = await this.drain();
     const db = await this.sampler?.stop();
     const after = await this.snapshot();
     const ops = Math.max(1, measured.operations);
@@ -458,10 +572,29 @@ class ScenarioRunner {
       },
       otherCores,
       db,
+      drainSeconds,
       ...(virtualAccounts === undefined
         ? {}
         : { virtualAccounts: this.noteVirtualAccounts(virtualAccounts, measured) }),
     };
+  }
+
+  /**
+   * Waits until the server is idle (under DRAIN_IDLE_SHARE of a core over two DRAIN_POLL_MS
+   * intervals running), at most DRAIN_MAX_MS: answers the seconds waited.
+   */
+  private async drain(): Promise<number> {
+    const started = performance.now();
+    let quiet = 0;
+    let last = await this.context.server.command('processStats', {}, IPC_MARGIN_MS);
+    while (quiet < 2 && performance.now() - started < DRAIN_MAX_MS) {
+      await sleep(DRAIN_POLL_MS);
+      const now = await this.context.server.command('processStats', {}, IPC_MARGIN_MS);
+      const cpuUs = now.cpuUserUs + now.cpuSystemUs - last.cpuUserUs - last.cpuSystemUs;
+      quiet = cpuUs < DRAIN_IDLE_SHARE * DRAIN_POLL_MS * 1000 ? quiet + 1 : 0;
+      last = now;
+    }
+    return (performance.now() - started) / 1000;
   }
 
   private async snapshot() {
@@ -532,6 +665,9 @@ class ScenarioRunner {
     if (key === 'bulk') {
       return this.bulkRun(runId, seconds);
     }
+    if (key === 'health' || key === 'accountRead') {
+      return this.readRun(key, seconds);
+    }
     const lanes = this.context.options.connections;
     const { debits, beneficiaries } = this.accounts;
     const apiHeaders = this.context.fixtures.apiHeaders;
@@ -573,6 +709,24 @@ class ScenarioRunner {
         };
       },
       isComplete: (body) => body.includes('"status":"Completed"'),
+    });
+    return measuredHttp(result);
+  }
+
+  /**
+   * Reads: GET /health (no authentication, no database), the baseline of an HTTP answer, and
+   * GET /accounts/:id of the client's account (token check, ClientID policy, the account read).
+   */
+  private async readRun(key: 'health' | 'accountRead', seconds: number) {
+    const { fixtures } = this.context;
+    const result = await runPostLoad({
+      baseUrl: this.context.server.baseUrl,
+      method: 'GET',
+      path: key === 'health' ? '/health' : `/accounts/${fixtures.bigAccount.id}`,
+      connections: this.context.options.connections,
+      durationSeconds: seconds,
+      request: () => ({ headers: key === 'health' ? {} : fixtures.apiHeaders, body: undefined }),
+      isComplete: () => true,
     });
     return measuredHttp(result);
   }
@@ -933,6 +1087,9 @@ function checkRunRows(run: TransferRun, found: RunRows, expect: Expect, checked:
   if (TRANSFER_SCENARIOS.find((scenario) => scenario.key === run.key)?.kind === 'ledger') {
     expect('journals posted', found.journals, run.ok);
     checked.journals += found.journals;
+  } else if (run.key === 'health' || run.key === 'accountRead') {
+    // Reads leave no rows: every one answered 2xx is the check (a failure is a problem below).
+    expect('2xx answers', run.ok, run.operations);
   } else if (run.key === 'vasAirtime') {
     checkPurchases(run, found, expect, checked);
   } else if (run.key === 'bulk') {
@@ -1016,64 +1173,27 @@ function json<T>(response: HttpResponse, status: number, what: string): T {
   return JSON.parse(response.body) as T;
 }
 
-/** Medians over rounds; ratios to (a) taken within each round, then the median. */
-export function summarizeTransfers(result: TransferBenchResult) {
-  const { rounds } = result;
-  const optional = (values: (number | undefined)[]) => {
-    const known = values.filter((value): value is number => value !== undefined);
-    return known.length === 0 ? undefined : median(known);
-  };
-  const scenarios = TRANSFER_SCENARIOS.map(({ key, label, kind }) => {
-    const runs = rounds.map((round) => round.runs[key]);
-    const states = (pick: (profile: DbProfile) => number) =>
-      optional(runs.map((run) => (run.db === undefined ? undefined : pick(run.db))));
-    return {
-      key,
-      label,
-      kind,
-      rate: median(runs.map((run) => run.rate)),
-      roundRates: runs.map((run) => run.rate),
-      p50Ms: median(runs.map((run) => run.p50Ms)),
-      p99Ms: median(runs.map((run) => run.p99Ms)),
-      ratioToLedger: median(
-        rounds.map((round) => ratio(round.runs[key].rate, round.runs.ledger.rate)),
-      ),
-      ratioToCeiling: median(
-        rounds.map((round) => ratio(round.runs[key].rate, round.runs.ceiling.rate)),
-      ),
-      ratioToIntra: median(
-        rounds.map((round) => ratio(round.runs[key].rate, round.runs.intra.rate)),
-      ),
-      operations: runs.reduce((sum, run) => sum + run.operations, 0),
-      failures: runs.reduce(
-        (sum, run) => sum + Object.values(run.failures).reduce((s, n) => s + n, 0),
-        0,
-      ),
-      perOperation: {
-        statements: median(runs.map((run) => run.perOperation.statements)),
-        transactions: median(runs.map((run) => run.perOperation.transactions)),
-        serverCpuUs: median(runs.map((run) => run.perOperation.serverCpuUs)),
-        benchCpuUs: median(runs.map((run) => run.perOperation.benchCpuUs)),
-        postgresCpuUs: optional(runs.map((run) => run.perOperation.postgresCpuUs)),
-      },
-      otherCores: optional(runs.map((run) => run.otherCores)),
-      statementMs: medianByStatement(runs),
-      postgresStatements: postgresByStatement(runs),
-      connections: {
-        running: states((p) => p.states.running),
-        lockWait: states((p) => p.states.lockWait),
-        walWait: states((p) => p.states.walWait),
-        otherWait: states((p) => p.states.otherWait),
-        idleInTransaction: states((p) => p.states.idleInTransaction),
-        idle: states((p) => p.states.idle),
-      },
-    };
-  });
+/**
+ * One server's rows (the reference's by default): medians over rounds; ratios to (a) and (L) of
+ * the same round (run on the reference server) and to this server's (b), then the median.
+ */
+export function summarizeTransfers(
+  result: TransferBenchResult,
+  server: ServerTransferResult | undefined = result.servers[0],
+) {
+  const rounds = server?.rounds ?? [];
+  const reference = result.servers[0]?.rounds ?? [];
+  const ranEveryRound = ({ key }: ScenarioDefinition) =>
+    rounds.length > 0 && rounds.every((round) => round.runs[key] !== undefined);
+  const scenarios = TRANSFER_SCENARIOS.filter(ranEveryRound).map((scenario) =>
+    summarizeScenario(scenario, rounds, reference),
+  );
   const goal = (key: TransferScenarioKey, target: number) => {
     const ratioToIntra = scenarios.find((item) => item.key === key)?.ratioToIntra ?? Number.NaN;
     return { ratioToIntra, goal: target, met: ratioToIntra >= target };
   };
   return {
+    server: server?.name ?? '',
     connections: result.connections,
     durationSeconds: result.durationSeconds,
     poolSize: result.poolSize,
@@ -1083,11 +1203,71 @@ export function summarizeTransfers(result: TransferBenchResult) {
     virtualAccountGoal: goal('virtualAccount', VIRTUAL_ACCOUNT_GOAL),
     vasAirtimeGoal: goal('vasAirtime', VAS_AIRTIME_GOAL),
     bulkGoal: goal('bulk', BULK_GOAL),
-    verification: result.verification,
+    verification: server?.verification ?? result.verification,
   };
 }
 
 export type TransferSummary = ReturnType<typeof summarizeTransfers>;
+
+/** One row's medians over one server's rounds; (a) and (L) are the reference server's. */
+function summarizeScenario(
+  { key, label, kind }: ScenarioDefinition,
+  rounds: readonly TransferRound[],
+  reference: readonly TransferRound[],
+) {
+  const optional = (values: (number | undefined)[]) => {
+    const known = values.filter((value): value is number => value !== undefined);
+    return known.length === 0 ? undefined : median(known);
+  };
+  const rateOf = (run: TransferRun | undefined) => run?.rate ?? Number.NaN;
+  const runs = rounds.map((round) => round.runs[key] as TransferRun);
+  const toReference = (other: TransferScenarioKey) =>
+    median(
+      rounds.map((round, index) =>
+        ratio(rateOf(round.runs[key]), rateOf(reference[index]?.runs[other])),
+      ),
+    );
+  const states = (pick: (profile: DbProfile) => number) =>
+    optional(runs.map((run) => (run.db === undefined ? undefined : pick(run.db))));
+  return {
+    key,
+    label,
+    kind,
+    rate: median(runs.map((run) => run.rate)),
+    roundRates: runs.map((run) => run.rate),
+    p50Ms: median(runs.map((run) => run.p50Ms)),
+    p99Ms: median(runs.map((run) => run.p99Ms)),
+    ratioToLedger: toReference('ledger'),
+    ratioToCeiling: toReference('ceiling'),
+    ratioToIntra: median(
+      rounds.map((round) => ratio(rateOf(round.runs[key]), rateOf(round.runs.intra))),
+    ),
+    operations: runs.reduce((sum, run) => sum + run.operations, 0),
+    failures: runs.reduce(
+      (sum, run) => sum + Object.values(run.failures).reduce((s, n) => s + n, 0),
+      0,
+    ),
+    perOperation: {
+      statements: median(runs.map((run) => run.perOperation.statements)),
+      transactions: median(runs.map((run) => run.perOperation.transactions)),
+      serverCpuUs: median(runs.map((run) => run.perOperation.serverCpuUs)),
+      benchCpuUs: median(runs.map((run) => run.perOperation.benchCpuUs)),
+      postgresCpuUs: optional(runs.map((run) => run.perOperation.postgresCpuUs)),
+    },
+    otherCores: optional(runs.map((run) => run.otherCores)),
+    drainSeconds: median(runs.map((run) => run.drainSeconds ?? 0)),
+    statementMs: medianByStatement(runs),
+    postgresStatements: postgresByStatement(runs),
+    connections: {
+      running: states((p) => p.states.running),
+      lockWait: states((p) => p.states.lockWait),
+      walWait: states((p) => p.states.walWait),
+      otherWait: states((p) => p.states.otherWait),
+      idleInTransaction: states((p) => p.states.idleInTransaction),
+      idle: states((p) => p.states.idle),
+    },
+  };
+}
 
 /** Per statement, the median over rounds of its milliseconds per operation; largest first. */
 function medianByStatement(runs: readonly TransferRun[]): Record<string, number> {
@@ -1137,18 +1317,13 @@ const PROFILE_COLUMNS = [46, 6, 11, 8, 8, 7, 6, 6, 6, 6, 6];
 export function renderTransferTable(summary: TransferSummary): string {
   const early = summary.stoppedEarly ? ' (stopped early: time limit)' : '';
   const lines = [
-    `Transfers: median of ${summary.rounds} round(s)${early}, ${summary.connections} at a time x ` +
+    `Transfers, ${summary.server} server: median of ${summary.rounds} round(s)${early}, ${summary.connections} at a time x ` +
       `${summary.durationSeconds} s, database pool ${summary.poolSize}`,
     ...rateLines(summary.scenarios),
-    goalLine('(f)', summary.virtualAccountGoal),
-    goalLine('(g)', summary.vasAirtimeGoal),
-    goalLine('(h)', summary.bulkGoal),
+    ...goalLines(summary),
     '',
     ...profileLines(summary.scenarios),
-    '',
-    `Server waiting per operation (ms, median): queued for a pooled connection, then the top ${TOP_STATEMENTS}`,
-    '  statements inside transactions (round trip, database work and any lock wait)',
-    ...summary.scenarios.flatMap((item) => statementLines(item.label, item.statementMs)),
+    ...waitingLines(summary.scenarios),
     ...postgresLines(summary.scenarios),
     ...verificationLines(summary.verification),
   ];
@@ -1235,6 +1410,29 @@ function profileLines(scenarios: TransferSummary['scenarios']): string[] {
     '  server process, the PostgreSQL backends, the load generator; other: cores busy with',
     '  anything else on the machine; run..idle: mean database connections running, waiting for',
     '  a row lock, waiting on WAL, idle in a transaction (waiting for the server), idle in pool.',
+  ];
+}
+
+/** The goals of the rows this server ran. */
+function goalLines(summary: TransferSummary): string[] {
+  const ran = (key: TransferScenarioKey) => summary.scenarios.some((item) => item.key === key);
+  return [
+    ...(ran('virtualAccount') ? [goalLine('(f)', summary.virtualAccountGoal)] : []),
+    ...(ran('vasAirtime') ? [goalLine('(g)', summary.vasAirtimeGoal)] : []),
+    ...(ran('bulk') ? [goalLine('(h)', summary.bulkGoal)] : []),
+  ];
+}
+
+/** Where the server waited, per statement: only a server whose round trips are counted. */
+function waitingLines(scenarios: TransferSummary['scenarios']): string[] {
+  if (scenarios.every((item) => Object.keys(item.statementMs).length === 0)) {
+    return [];
+  }
+  return [
+    '',
+    `Server waiting per operation (ms, median): queued for a pooled connection, then the top ${TOP_STATEMENTS}`,
+    '  statements inside transactions (round trip, database work and any lock wait)',
+    ...scenarios.flatMap((item) => statementLines(item.label, item.statementMs)),
   ];
 }
 

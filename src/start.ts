@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
 import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'fastify';
 import { Redis } from 'ioredis';
+import pino from 'pino';
 import { buildApp } from './app.ts';
 import { createBackgroundWorkers, reportTo } from './background-workers.ts';
 import { type Config, loadConfig, type Secrets } from './config/config.ts';
@@ -153,12 +154,17 @@ function refuseMemoryOutsideSandbox(config: Config, memory: boolean): void {
   }
 }
 
-/** Requests are logged without their credentials (headers, query values) or bodies. */
+/**
+ * Requests are logged without their credentials (headers, query values) or bodies, to standard
+ * output: written in the background unless LOG_SYNC (pino flushes what is left when the process
+ * exits).
+ */
 function defaultLogger(config: Config): FastifyServerOptions['logger'] {
   return {
     level: config.logLevel,
     redact: ['req.headers.authorization', 'req.headers.clientid', 'req.body'],
     serializers: { req: requestForLog },
+    stream: pino.destination({ dest: 1, sync: config.logSync }),
   };
 }
 

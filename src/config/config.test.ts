@@ -25,6 +25,12 @@ describe('loadConfig', () => {
     assert.ok(Object.isFrozen(config));
   });
 
+  it('logs at info, in the background unless LOG_SYNC', () => {
+    assert.equal(loadConfig({}).logLevel, 'info');
+    assert.equal(loadConfig({}).logSync, false);
+    assert.equal(loadConfig({ LOG_SYNC: 'true' }).logSync, true);
+  });
+
   it('reads a complete production environment', () => {
     const config = loadConfig(PRODUCTION);
     assert.equal(config.publicBaseUrl, 'https://api.bank.example');

@@ -55,6 +55,12 @@ export interface Config {
   readonly stampDutyThresholdKobo: bigint;
   readonly sandboxDemoBalanceKobo: bigint;
   readonly logLevel: string;
+  /**
+   * Write each log line before going on (LOG_SYNC=true), or hand lines to a background write
+   * (default): the event loop never waits on the disk, and lines written while one write is in
+   * flight go out together in the next. A line is never held back waiting for more.
+   */
+  readonly logSync: boolean;
   readonly http: HttpServerConfig;
   readonly webhooks: WebhookConfig;
   readonly transfers: TransferConfig;
@@ -203,6 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       fallback: '1000000',
     }),
     logLevel: readEnvString(read, 'LOG_LEVEL', { fallback: 'info' }) ?? 'info',
+    logSync: readEnvBoolean(read, 'LOG_SYNC', false),
     http: readHttpServerConfig(read),
     webhooks: readWebhookConfig(read, production),
     transfers: readTransferConfig(read),

@@ -25,6 +25,13 @@ describe('metrics configuration', () => {
     assert.equal(metrics.token, 'm'.repeat(32));
   });
 
+  it('METRICS_ENABLED=false turns /metrics off, with or without a token', () => {
+    assert.equal(loadConfig({ METRICS_ENABLED: 'false' }).metrics.enabled, false);
+    const withToken = { ...PRODUCTION, METRICS_TOKEN: 'm'.repeat(32), METRICS_ENABLED: 'false' };
+    assert.equal(loadConfig(withToken).metrics.enabled, false);
+    assert.equal(loadConfig({ METRICS_ENABLED: 'true' }).metrics.enabled, true);
+  });
+
   it('refuses a short token and an unbounded collect timeout', () => {
     assert.throws(
       () => loadConfig({ METRICS_TOKEN: 'short', METRICS_COLLECT_TIMEOUT_MS: '60000' }),

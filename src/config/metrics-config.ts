@@ -1,9 +1,11 @@
-import { type EnvReader, readEnvInt, readEnvString } from './env-reader.ts';
+import { type EnvReader, readEnvBoolean, readEnvInt, readEnvString } from './env-reader.ts';
 
 /**
  * GET /metrics (Prometheus): it shows the traffic and the backlogs, so it is protected. With
  * METRICS_TOKEN set, a scrape must send `Authorization: Bearer <METRICS_TOKEN>`. Without it the
  * endpoint is open in sandbox and not served at all in production (docs/deployment.md).
+ * METRICS_ENABLED=false turns it off everywhere, with the series every request feeds (what the
+ * benchmark measures a deployment without).
  */
 export interface MetricsConfig {
   /** Whether /metrics is served: with a token, or without one in sandbox. */
@@ -22,7 +24,7 @@ export function readMetricsConfig(read: EnvReader, production: boolean): Metrics
     read.problems.push(`METRICS_TOKEN must be at least ${MIN_TOKEN_LENGTH} characters`);
   }
   return Object.freeze({
-    enabled: token !== undefined || !production,
+    enabled: readEnvBoolean(read, 'METRICS_ENABLED', true) && (token !== undefined || !production),
     token,
     collectTimeoutMs: readEnvInt(read, 'METRICS_COLLECT_TIMEOUT_MS', {
       fallback: 1_000,
