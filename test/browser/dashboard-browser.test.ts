@@ -27,6 +27,7 @@ import { createHttpSender, type WebhookSender } from '../../src/webhooks/http-se
 import {
   createVirtualAccount,
   issueTokens,
+  openSubAccount,
   publicKeyPem,
   rsaKeyPair,
   sandboxCredit,
@@ -514,6 +515,58 @@ describe('Operator dashboard in a real browser', { skip }, () => {
     const charges = Number(payment.fees) + Number(payment.vat) + Number(payment.stampDuty ?? 0);
     assert.ok(after > before, `the balance grew: ${before} → ${after}`);
     assert.equal(Math.round((after - before) * 100), Math.round((2500 - charges) * 100));
+  });
+
+  test("the inbox: a transfer's credit alert, the email rendered as its holder sees it, and the SMS", async () => {
+    const hostile = '<img src=x onerror="document.title=1"> Rent';
+    const sub = await openSubAccount(testApp.app, headers, accountNumber, {
+      emailAddress: 'tenant@inbox.test',
+      phoneNumber: '+2348035550199',
+    });
+    const settings = await testApp.app.inject({
+      method: 'PUT',
+      url: `/accounts/${sub._id}`,
+      headers,
+      payload: { notificationSettings: { emailNotification: true, smsNotification: true } },
+    });
+    assert.equal(settings.statusCode, 200, settings.body);
+    const sent = await sendTransfer(testApp.app, headers, {
+      debitAccountNumber: accountNumber,
+      beneficiaryBankCode: '999240',
+      beneficiaryAccountNumber: sub.accountNumber,
+      amount: 1234.5,
+      narration: hostile,
+    });
+    assert.equal(sent.statusCode, 200, sent.body);
+    // The test app runs no worker: compose and send the alerts as the alerts worker would.
+    for (let round = 0; round < 3; round += 1) {
+      await testApp.services.alertComposer.composeBatch();
+      await testApp.services.alertDelivery.sendBatch();
+    }
+
+    await page.goto(`${base}/dashboard`);
+    await follow(page.getByRole('link', { name: 'Inbox', exact: true }));
+    assert.equal(await heading(page).textContent(), 'Inbox');
+    const rows = rowWith(page, sub.accountNumber);
+    assert.equal(await rows.count(), 2, 'one email and one SMS for the credit');
+    const email = rows.filter({ hasText: 'tenant@inbox.test' });
+    assert.equal(await cell(email, 'Channel').textContent(), 'Email');
+    await follow(cell(email, 'Message').getByRole('link'));
+    assert.equal(await heading(page).textContent(), 'Email');
+    const shown = page.frameLocator('iframe[title="The email as its holder sees it"]');
+    const body = (await shown.locator('body').textContent()) ?? '';
+    assert.match(body, /1,234\.50/);
+    assert.match(body, /Rent/);
+    // The narration is the sender's text: shown as text, never run as markup.
+    assert.match(body, /<img src=x onerror=/);
+    assert.equal(await shown.locator('img[src="x"]').count(), 0);
+    assert.notEqual(await page.title(), '1');
+
+    await follow(page.getByRole('link', { name: 'Back to the inbox' }));
+    const sms = rowWith(page, '+2348035550199');
+    await follow(cell(sms, 'Message').getByRole('link'));
+    assert.equal(await heading(page).textContent(), 'SMS');
+    assert.match((await page.locator('p.sms').textContent()) ?? '', /1,234\.50/);
   });
 
   test('freeze the main account: the API refuses its transfer, the page shows it Frozen', async () => {
