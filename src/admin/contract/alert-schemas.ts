@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 
 /** Wire shapes of customer alerts' suppressed destinations (docs/alerts.md). */
 
-const AlertChannelSchema = Type.Union([Type.Literal('email'), Type.Literal('sms')]);
+const AlertChannelSchema = Type.Enum(['email', 'sms']);
 
 export const SuppressedDestinationSchema = Type.Object({
   channel: AlertChannelSchema,
