@@ -8,7 +8,7 @@ import { cpSync, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { REQUIRE_BANNER, UNBUNDLED_LIBRARIES } from './bundle-externals.js';
+import { BUNDLE_OPTIONS } from './bundle-externals.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
@@ -54,15 +54,8 @@ async function bundle() {
   await build({
     entryPoints: entries.map((entry) => ({ in: path.join(dist, `${entry}.js`), out: entry })),
     outdir: dist,
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    chunkNames: 'chunks/[name]-[hash]',
+    ...BUNDLE_OPTIONS,
     allowOverwrite: true,
-    external: UNBUNDLED_LIBRARIES,
-    banner: { js: REQUIRE_BANNER },
     legalComments: 'eof',
     logLevel: 'warning',
   });

@@ -3,7 +3,7 @@
 // the embedded database's WebAssembly, the API explorer's pages, pino's worker-thread transports,
 // pg's optional native binding, static file serving, pdfkit's standard-font metrics (loaded
 // through its own package.json `imports` and its data folder).
-export const UNBUNDLED_LIBRARIES = [
+const UNBUNDLED_LIBRARIES = [
   '@electric-sql/pglite',
   '@fastify/swagger-ui',
   '@fastify/static',
@@ -14,5 +14,19 @@ export const UNBUNDLED_LIBRARIES = [
 ];
 
 // Libraries written as CommonJS call require(); an ES module bundle provides one.
-export const REQUIRE_BANNER =
+const REQUIRE_BANNER =
   "import { createRequire as __openibsRequire } from 'node:module'; const require = __openibsRequire(import.meta.url);";
+
+// How the package's code is bundled, shared by the package build and the test suite's compile so
+// the suite runs what the package ships: ES modules with shared chunks, for Node 20, the
+// libraries above left as installed.
+export const BUNDLE_OPTIONS = {
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  chunkNames: 'chunks/[name]-[hash]',
+  external: UNBUNDLED_LIBRARIES,
+  banner: { js: REQUIRE_BANNER },
+};

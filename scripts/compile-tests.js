@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, stop } from 'esbuild';
-import { REQUIRE_BANNER, UNBUNDLED_LIBRARIES } from './bundle-externals.js';
+import { BUNDLE_OPTIONS } from './bundle-externals.js';
 
 /**
  * Bundles `files` (absolute paths of *.test.ts under `root`) into `outdir`, the code they share
@@ -20,12 +20,7 @@ export async function compileTests(root, files, outdir) {
     entryPoints: files,
     outdir,
     outbase: root,
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    chunkNames: 'chunks/[name]-[hash]',
+    ...BUNDLE_OPTIONS,
     // Errors and classes keep the names they were written with: tests compare them.
     keepNames: true,
     // Stack traces name the .ts files and lines (run with --enable-source-maps); the sources
@@ -34,8 +29,7 @@ export async function compileTests(root, files, outdir) {
     sourcesContent: false,
     // The package's libraries are bundled as the package bundles them (scripts/build.js); the
     // test-only ones load as installed.
-    external: [...UNBUNDLED_LIBRARIES, ...Object.keys(manifest.devDependencies ?? {})],
-    banner: { js: REQUIRE_BANNER },
+    external: [...BUNDLE_OPTIONS.external, ...Object.keys(manifest.devDependencies ?? {})],
     plugins: [keepSourceLocations()],
     logLevel: 'warning',
   });

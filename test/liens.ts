@@ -3,11 +3,42 @@
  * them, its liens, the `account.lien` events written about a lien, and the lien receivable GL.
  */
 import assert from 'node:assert/strict';
+import type { FastifyInstance } from 'fastify';
 import type { Db } from '../src/db/db.ts';
 import { GL_ACCOUNTS } from '../src/ledger/gl-accounts.ts';
+import { adminHeaders, sandboxCredit, sendTransfer } from './factories.ts';
 import type { TestApp } from './harness.ts';
 
 const koboOf = (naira: number) => Math.round(naira * 100);
+
+/**
+ * A credit of ₦500 from another bank, `spent` naira of it sent away (the transfer's ₦10.75 fee
+ * and VAT on top), then recalled by the sending bank: the account owes a lien for what it
+ * lacked. The recall's answer data (`{ transfer, lien }`) and the credit.
+ */
+export async function lienFromRecall(
+  app: FastifyInstance,
+  headers: Record<string, string>,
+  accountNumber: string,
+  spent: number,
+) {
+  const credit = await sandboxCredit(app, accountNumber, 500);
+  const sent = await sendTransfer(app, headers, {
+    debitAccountNumber: accountNumber,
+    amount: spent,
+  });
+  assert.equal(sent.statusCode, 200, sent.body);
+  const recalled = await app.inject({
+    method: 'POST',
+    url: '/admin/sandbox/nip/recalls',
+    headers: adminHeaders,
+    payload: { sessionId: credit.sessionId },
+  });
+  assert.equal(recalled.statusCode, 200, recalled.body);
+  const { lien } = recalled.json().data;
+  assert.ok(lien !== null, 'the account had spent part of the credit: it owes a lien');
+  return { credit, lien: lien as { _id: string } & Record<string, unknown> };
+}
 
 /** An account's available, book and locked balances in kobo (GET /accounts/:id). */
 export async function balancesOf(

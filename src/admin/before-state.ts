@@ -1,5 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import { adminRouteUrl } from './contract/index.ts';
 
 /** Marks the admin API's own reads of a before-state, made in process with app.inject. */
 const BEFORE_READ_HEADER = 'x-openibs-before-read';
@@ -39,7 +40,7 @@ export function createBeforeStateReads(
       const operatorLabel = request.headers['x-operator'];
       const response = await request.server.inject({
         method: 'GET',
-        url: filledPath(readRoute, (request.params ?? {}) as Record<string, unknown>),
+        url: adminRouteUrl(readRoute, (request.params ?? {}) as Record<string, unknown>),
         remoteAddress: request.ip,
         headers: {
           authorization: request.headers.authorization ?? '',
@@ -73,11 +74,4 @@ function notFound(body: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** `GET /admin/operators/:id` with the action's `id`: the read route's path, its ids filled in. */
-function filledPath(readRoute: string, params: Record<string, unknown>): string {
-  return readRoute
-    .slice(readRoute.indexOf(' ') + 1)
-    .replace(/:([A-Za-z]+)/g, (_, name: string) => encodeURIComponent(String(params[name] ?? '')));
 }

@@ -20,6 +20,7 @@ import {
   signedInClient,
 } from '../factories.ts';
 import type { TestApp } from '../harness.ts';
+import { lienFromRecall } from '../liens.ts';
 import { operatorWithRoles } from '../operators.ts';
 
 /** The action held under four eyes in the matrix's app: the approvals queue decides on it. */
@@ -134,18 +135,7 @@ async function transferred(response: LightMyRequestResponse): Promise<string> {
 
 /** A credit of ₦500, most of it spent, recalled: a lien on the account for what it lacked. */
 async function lienOn(app: FastifyInstance, headers: Record<string, string>, account: string) {
-  const credit = await sandboxCredit(app, account, 500);
-  await transferred(
-    await sendTransfer(app, headers, { debitAccountNumber: account, amount: 489.25 }),
-  );
-  const recalled = await app.inject({
-    method: 'POST',
-    url: '/admin/sandbox/nip/recalls',
-    headers: adminHeaders,
-    payload: { sessionId: credit.sessionId },
-  });
-  assert.equal(recalled.statusCode, 200, recalled.body);
-  return recalled.json().data.lien._id as string;
+  return (await lienFromRecall(app, headers, account, 489.25)).lien._id;
 }
 
 /** The client's first app and its key. */

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ApprovalRecord } from './approval-repository.ts';
+import { adminRouteUrl } from '../contract/index.ts';
 import type { Execute } from './approvals.ts';
 import { APPROVAL_EXECUTION_HEADER } from './four-eyes.ts';
 
@@ -13,7 +13,7 @@ export function executeAs(app: FastifyInstance, approver: FastifyRequest): Execu
   return async (approval, secret) => {
     const response = await app.inject({
       method: methodOf(approval.routeKey),
-      url: urlOf(approval),
+      url: adminRouteUrl(approval.routeKey, approval.params, approval.query),
       remoteAddress: approver.ip,
       headers: {
         authorization: approver.headers.authorization ?? '',
@@ -30,21 +30,6 @@ export function executeAs(app: FastifyInstance, approver: FastifyRequest): Execu
 function methodOf(routeKey: string): 'POST' | 'PUT' | 'DELETE' {
   const method = routeKey.slice(0, routeKey.indexOf(' '));
   return method === 'PUT' || method === 'DELETE' ? method : 'POST';
-}
-
-/** The route's path with its stored parameters, and its stored query. */
-function urlOf(approval: ApprovalRecord): string {
-  const path = approval.routeKey
-    .slice(approval.routeKey.indexOf(' ') + 1)
-    .replace(/:([A-Za-z]+)/g, (_, name: string) =>
-      encodeURIComponent(String(approval.params[name] ?? '')),
-    );
-  const search = new URLSearchParams(
-    Object.entries(approval.query)
-      .filter((entry) => entry[1] !== undefined && entry[1] !== null)
-      .map(([name, value]): [string, string] => [name, String(value)]),
-  ).toString();
-  return search === '' ? path : `${path}?${search}`;
 }
 
 function parsed(body: string): unknown {

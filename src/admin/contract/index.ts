@@ -16,3 +16,4 @@ export type {
 } from './contract-types.ts';
 export { OperatorApiKeySchema, OperatorSchema } from './operator-admin-schemas.ts';
 export { ClientSchema } from './operator-schemas.ts';
+export { adminRouteUrl } from './route-url.ts';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { adminHeaders, sandboxCredit, sendTransfer } from '../../../test/factories.ts';
+import { adminHeaders } from '../../../test/factories.ts';
+import { lienFromRecall } from '../../../test/liens.ts';
 import { describeAdminAuthGuards, useRouteContext } from '../../../test/shared-route-tests.ts';
 
 describe('GET /admin/liens/:id', () => {
@@ -10,23 +11,11 @@ describe('GET /admin/liens/:id', () => {
 
   it('200: a lien by id, whichever account owes it; after its release, who released it', async () => {
     const { testApp, headers, ownAccountNumber } = context();
-    const credit = await sandboxCredit(testApp.app, ownAccountNumber, 500);
-    const spent = await sendTransfer(testApp.app, headers, {
-      debitAccountNumber: ownAccountNumber,
-      amount: 289.25, // ₦10.75 fee and VAT: ₦300 in all, ₦200 left
-    });
-    assert.equal(spent.statusCode, 200, spent.body);
-    const recalled = await testApp.app.inject({
-      method: 'POST',
-      url: '/admin/sandbox/nip/recalls',
-      headers: adminHeaders,
-      payload: { sessionId: credit.sessionId },
-    });
-    assert.equal(recalled.statusCode, 200, recalled.body);
-    const lienId: string = recalled.json().data.lien._id;
+    const { lien } = await lienFromRecall(testApp.app, headers, ownAccountNumber, 289.25);
+    const lienId = lien._id;
     const read = await get(lienId);
     assert.equal(read.statusCode, 200, read.body);
-    assert.deepEqual(read.json().data, recalled.json().data.lien);
+    assert.deepEqual(read.json().data, lien);
     assert.equal(read.json().data.status, 'active');
     const released = await testApp.app.inject({
       method: 'POST',

@@ -6,14 +6,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DashboardBrowser } from '../../../test/dashboard-browser.ts';
-import {
-  adminHeaders,
-  sandboxCredit,
-  sendTransfer,
-  signedInClient,
-} from '../../../test/factories.ts';
+import { signedInClient } from '../../../test/factories.ts';
 import { buildTestApp, type TestApp } from '../../../test/harness.ts';
-import { balancesOf } from '../../../test/liens.ts';
+import { balancesOf, lienFromRecall } from '../../../test/liens.ts';
 
 describe('dashboard: release a lien', () => {
   let testApp: TestApp;
@@ -32,20 +27,13 @@ describe('dashboard: release a lien', () => {
   /** A credit of ₦500, ₦400 of it spent, recalled: a lien of ₦400 on the main account. */
   async function lienOnMainAccount(): Promise<{ lienId: string; creditId: string }> {
     const { mainAccountNumber } = signedIn.client;
-    const credit = await sandboxCredit(testApp.app, mainAccountNumber, 500);
-    const spent = await sendTransfer(testApp.app, signedIn.headers, {
-      debitAccountNumber: mainAccountNumber,
-      amount: 389.25,
-    });
-    assert.equal(spent.statusCode, 200, spent.body);
-    const recalled = await testApp.app.inject({
-      method: 'POST',
-      url: '/admin/sandbox/nip/recalls',
-      headers: adminHeaders,
-      payload: { sessionId: credit.sessionId },
-    });
-    assert.equal(recalled.statusCode, 200, recalled.body);
-    return { lienId: recalled.json().data.lien._id, creditId: credit._id };
+    const { credit, lien } = await lienFromRecall(
+      testApp.app,
+      signedIn.headers,
+      mainAccountNumber,
+      389.25,
+    );
+    return { lienId: lien._id, creditId: credit._id };
   }
 
   before(async () => {

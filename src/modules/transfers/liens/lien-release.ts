@@ -62,10 +62,7 @@ export function createLienService(deps: LienServiceDeps) {
    * answers as it stands. A lien paid in full cannot be released: LIEN_NOT_ACTIVE.
    */
   async function release(lienId: string, request: { operator: string; reason: string }) {
-    const lien = await findLien(deps.db, lienId);
-    if (lien === undefined) {
-      throw recordNotFound();
-    }
+    const lien = await get(lienId);
     if (lien.status === 'active') {
       const account = (await findAccountsByIds(deps.db, [lien.accountId])).get(lien.accountId);
       invariant(account !== undefined, `the account of lien ${lienId} is missing`);
