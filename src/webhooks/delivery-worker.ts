@@ -1,18 +1,24 @@
 import type { Db } from '../db/db.ts';
 import type { Clock } from '../shared/clock.ts';
-import { createPendingWorker, type DueClaim, type PollLoopOptions } from '../shared/poll-loop.ts';
+import { createPollLoop, type PollLoopOptions } from '../shared/poll-loop.ts';
 import { createDeliveryFence, type DeliveryFence } from './delivery-fence.ts';
 import { nextAttemptAt, verdictFor } from './delivery-policy.ts';
 import {
   disableEndpoint,
   ensureEndpoint,
+  findEndpoints,
   signingSecrets,
   type WebhookEndpoint,
 } from './endpoint-repository.ts';
-import { claimDueEvents, recordAttempt, type WebhookEvent } from './event-repository.ts';
+import {
+  type AttemptOutcome,
+  claimDueEvents,
+  recordAttempts,
+  type WebhookEvent,
+} from './event-repository.ts';
 import type { WebhookEventStatus } from './event-types.ts';
 import type { SendResult, WebhookSender } from './http-sender.ts';
-import { recordInboxEntry } from './inbox-repository.ts';
+import { type InboxEntry, recordInboxEntries } from './inbox-repository.ts';
 import { newWebhookSecret, signatureHeader } from './signer.ts';
 
 export interface DeliveryWorkerDeps {
@@ -40,30 +46,48 @@ export interface DeliveryWorkerDeps {
 const LOCK_MARGIN_MS = 30_000;
 
 /**
- * Claims due outbox events and delivers each as a signed POST of `{ type, data }`. Each attempt
- * is recorded; failures are retried on the schedule, then marked failed for a replay.
+ * Claims due outbox events and delivers each as a signed POST of `{ type, data }`, a round at a
+ * time: the round's sends run at once, then every attempt is recorded (and, in the sandbox, kept
+ * in the inbox) in one transaction, so a round costs the database one claim, one endpoint read
+ * and one commit however many events it holds. Failures are retried on the schedule, then marked
+ * failed for a replay. A round that dies between its sends and their record (a crash, a lost
+ * database) sends them again once their claim runs out: each keeps its webhook-id.
  */
 export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
   const fence = deps.fence ?? createDeliveryFence();
-  /** One batch's events, with what they share: the fence generation and the endpoint lookups. */
-  async function claim(due: DueClaim) {
-    // Read before the claim: a reset that starts after this stops every send of the batch.
+  const claimSeconds = (deps.timeoutMs + LOCK_MARGIN_MS) / 1000;
+
+  async function runOnce(): Promise<number> {
+    // Read before the claim: a reset that starts after this stops every send of the round.
     const generation = fence.generation();
-    const events = await claimDueEvents(deps.db, due);
-    // One endpoint lookup per client per batch, however many of its events the batch holds.
-    const endpoints = new Map<string, Promise<WebhookEndpoint>>();
-    const endpointOf = (clientId: string) => {
-      let endpoint = endpoints.get(clientId);
-      if (endpoint === undefined) {
-        endpoint = ensureEndpoint(deps.db, clientId, newWebhookSecret(), due.now);
-        endpoints.set(clientId, endpoint);
-      }
-      return endpoint;
-    };
-    return events.map((event) => ({ event, generation, endpointOf }));
+    const now = deps.clock.now();
+    const events = await claimDueEvents(deps.db, { now, limit: deps.batchSize, claimSeconds });
+    if (events.length > 0) {
+      await fence.send(generation, () => deliverRound(events, now));
+    }
+    return events.length;
   }
 
-  async function deliver(event: WebhookEvent, endpoint: WebhookEndpoint): Promise<void> {
+  /** Sends the round's events at once, records what each attempt did, then reports a failure. */
+  async function deliverRound(events: readonly WebhookEvent[], now: Date): Promise<void> {
+    const endpoints = await endpointsOf(deps.db, events, now);
+    const settled = await Promise.allSettled(
+      events.map((event) => attempt(event, endpoints.get(event.clientId) as WebhookEndpoint)),
+    );
+    const made = settled.flatMap((outcome) =>
+      outcome.status === 'fulfilled' ? [outcome.value] : [],
+    );
+    await recordRound(made);
+    const failed = settled.find(
+      (outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected',
+    );
+    if (failed !== undefined) {
+      throw failed.reason;
+    }
+  }
+
+  /** One attempt: what was sent, what came back, and what the event's status becomes. */
+  async function attempt(event: WebhookEvent, endpoint: WebhookEndpoint): Promise<MadeAttempt> {
     const attemptedAt = deps.clock.now();
     const url = event.callbackUrl ?? endpoint.url;
     const refusal = destinationRefusal(event, endpoint);
@@ -74,7 +98,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
         ? { statusCode: undefined, latencyMs: 0, error: refusal, responseExcerpt: undefined }
         : await deps.sender.send(url, headers, body);
     const next = await decide(deps, { event, endpoint, result, refused: refusal !== undefined });
-    const recorded = await recordAttempt(deps.db, {
+    const outcome: AttemptOutcome = {
       eventId: event.id,
       attempt: event.attempts,
       status: next.status,
@@ -87,22 +111,52 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
         error: result.error ?? null,
         responseExcerpt: result.responseExcerpt ?? null,
       },
-    });
-    if (recorded && deps.inbox === true) {
-      await recordInboxEntry(deps.db, {
-        ...inboxEntryOf(event, { url, headers, body, result }),
-        attemptedAt,
-      });
-    }
+    };
+    return {
+      outcome,
+      inbox: { ...inboxEntryOf(event, { url, headers, body, result }), attemptedAt },
+    };
   }
 
-  return createPendingWorker({
-    ...deps,
-    claimSeconds: (deps.timeoutMs + LOCK_MARGIN_MS) / 1000,
-    claim,
-    handle: ({ event, generation, endpointOf }) =>
-      fence.send(generation, async () => deliver(event, await endpointOf(event.clientId))),
-  });
+  /** The round's attempts, and their inbox entries, in one commit. */
+  async function recordRound(made: readonly MadeAttempt[]): Promise<void> {
+    const outcomes = made.map(({ outcome }) => outcome);
+    if (deps.inbox !== true) {
+      await recordAttempts(deps.db, outcomes);
+      return;
+    }
+    await deps.db.transaction(async (tx) => {
+      const recorded = await recordAttempts(tx, outcomes);
+      const kept = made.filter(({ outcome }) => recorded.has(outcome.eventId));
+      await recordInboxEntries(
+        tx,
+        kept.map(({ inbox }) => inbox),
+      );
+    });
+  }
+
+  const loop = createPollLoop(runOnce, deps);
+  return { runOnce, start: loop.start, stop: loop.stop, wake: loop.wake };
+}
+
+interface MadeAttempt {
+  readonly outcome: AttemptOutcome;
+  readonly inbox: Omit<InboxEntry, 'id'>;
+}
+
+/**
+ * The round's clients' endpoints: one read for all of them; a client's first event creates its
+ * endpoint (a fresh secret, no URL).
+ */
+async function endpointsOf(db: Db, events: readonly WebhookEvent[], now: Date) {
+  const clientIds = [...new Set(events.map((event) => event.clientId))];
+  const endpoints = await findEndpoints(db, clientIds);
+  for (const clientId of clientIds) {
+    if (!endpoints.has(clientId)) {
+      endpoints.set(clientId, await ensureEndpoint(db, clientId, newWebhookSecret(), now));
+    }
+  }
+  return endpoints;
 }
 
 export type DeliveryWorker = ReturnType<typeof createDeliveryWorker>;

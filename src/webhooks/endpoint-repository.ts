@@ -57,6 +57,18 @@ export async function ensureEndpoint(
   return toEndpoint(rows[0] as EndpointRow);
 }
 
+/** The endpoints these clients have (a client that never needed one has none yet). */
+export async function findEndpoints(
+  db: Queryable,
+  clientIds: readonly string[],
+): Promise<Map<string, WebhookEndpoint>> {
+  const rows = await db.query<EndpointRow>(
+    `SELECT ${COLUMNS} FROM webhook_endpoints WHERE client_id = ANY($1::text[])`,
+    [clientIds],
+  );
+  return new Map(rows.map((row) => [row.client_id, toEndpoint(row)]));
+}
+
 /** Sets the URL; a new URL re-enables an endpoint that a 410 disabled. */
 export async function setEndpointUrl(
   db: Queryable,

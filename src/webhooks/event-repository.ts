@@ -99,39 +99,59 @@ export interface AttemptOutcome {
 }
 
 /**
- * Records the attempt and settles the event in one statement (so one round trip, atomically),
- * unless another worker has claimed the event since: then nothing is written.
+ * Records a round's attempts and settles their events in one statement (one round trip and one
+ * commit for the whole round, where one per attempt made the worker's commits outnumber the
+ * postings that raised the events; docs/benchmarks.md). An event another worker has claimed
+ * since is left alone. Answers the ids of the events recorded.
  */
-export async function recordAttempt(db: Queryable, outcome: AttemptOutcome): Promise<boolean> {
-  const { record } = outcome;
-  const rows = await db.query(
-    `WITH settled AS (
-       UPDATE webhook_events SET status = $3, next_attempt_at = coalesce($4, next_attempt_at),
-           locked_until = NULL, updated_at = $6,
+export async function recordAttempts(
+  db: Queryable,
+  outcomes: readonly AttemptOutcome[],
+): Promise<Set<string>> {
+  if (outcomes.length === 0) {
+    return new Set();
+  }
+  const rows = await db.query<{ event_id: string }>(
+    `WITH outcome AS (
+       SELECT * FROM json_to_recordset($1::json) AS o(event_id text, attempt int, status text,
+           next_attempt_at timestamptz, error text, attempted_at timestamptz, url text,
+           status_code int, latency_ms int, response_excerpt text)),
+     settled AS (
+       UPDATE webhook_events e SET status = o.status,
+           next_attempt_at = coalesce(o.next_attempt_at, e.next_attempt_at),
+           locked_until = NULL, updated_at = o.attempted_at,
            -- Why the last attempt failed: the transport error, else the receiver's status.
-           last_error = CASE WHEN $3 = 'delivered' THEN NULL
-                             ELSE coalesce($5, 'HTTP ' || $8::int) END,
-           delivered_at = CASE WHEN $3 = 'delivered' THEN $6 ELSE delivered_at END
-        WHERE id = $1 AND attempts = $2 AND status = 'pending'
-        RETURNING id)
+           last_error = CASE WHEN o.status = 'delivered' THEN NULL
+                             ELSE coalesce(o.error, 'HTTP ' || o.status_code) END,
+           delivered_at = CASE WHEN o.status = 'delivered' THEN o.attempted_at
+                               ELSE e.delivered_at END
+         FROM outcome o
+        WHERE e.id = o.event_id AND e.attempts = o.attempt AND e.status = 'pending'
+        RETURNING e.id)
      INSERT INTO webhook_attempts (event_id, attempt, attempted_at, url, status_code, latency_ms,
          error, response_excerpt)
-     SELECT id, $2, $6, $7, $8, $9, $5, $10 FROM settled
+     SELECT o.event_id, o.attempt, o.attempted_at, o.url, o.status_code, o.latency_ms, o.error,
+            o.response_excerpt
+       FROM outcome o JOIN settled s ON s.id = o.event_id
      RETURNING event_id`,
-    [
-      outcome.eventId,
-      outcome.attempt,
-      outcome.status,
-      outcome.nextAttemptAt ?? null,
-      record.error,
-      record.attemptedAt,
-      record.url,
-      record.statusCode,
-      record.latencyMs,
-      record.responseExcerpt,
-    ],
+    [JSON.stringify(outcomes.map(outcomeRow))],
   );
-  return rows.length === 1;
+  return new Set(rows.map((row) => row.event_id));
+}
+
+function outcomeRow({ eventId, attempt, status, nextAttemptAt, record }: AttemptOutcome) {
+  return {
+    event_id: eventId,
+    attempt,
+    status,
+    next_attempt_at: nextAttemptAt ?? null,
+    error: record.error,
+    attempted_at: record.attemptedAt,
+    url: record.url,
+    status_code: record.statusCode,
+    latency_ms: record.latencyMs,
+    response_excerpt: record.responseExcerpt,
+  };
 }
 
 export interface EventFilter {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestDb, type TestDb } from '../../test/test-db.ts';
-import { INBOX_KEEP_PER_CLIENT, listInboxEntries, recordInboxEntry } from './inbox-repository.ts';
+import { INBOX_KEEP_PER_CLIENT, listInboxEntries, recordInboxEntries } from './inbox-repository.ts';
 
 describe('the webhook inbox stays bounded', () => {
   let testDb: TestDb;
@@ -34,9 +34,9 @@ describe('the webhook inbox stays bounded', () => {
          FROM generate_series(1, $1::int) AS n`,
       [INBOX_KEEP_PER_CLIENT],
     );
-    await recordInboxEntry(db, entry('client-b', 1));
+    await recordInboxEntries(db, [entry('client-b', 1)]);
     for (const attempt of [INBOX_KEEP_PER_CLIENT + 1, INBOX_KEEP_PER_CLIENT + 2]) {
-      await recordInboxEntry(db, entry('client-a', attempt));
+      await recordInboxEntries(db, [entry('client-a', attempt)]);
     }
     const page = (clientId: string) => listInboxEntries(db, { clientId, offset: 0, limit: 100 });
     const kept = await page('client-a');
@@ -49,5 +49,33 @@ describe('the webhook inbox stays bounded', () => {
     });
     assert.equal(oldest.entries[0]?.attempt, 3, 'the two oldest went');
     assert.equal((await page('client-b')).total, 1, "another client's entries are its own");
+  });
+
+  it('records a round of entries at once and trims each client once, headers in their order', async () => {
+    const { db } = testDb;
+    await db.query(
+      `INSERT INTO webhook_inbox (event_id, attempt, client_id, type, request_headers,
+          request_body, attempted_at)
+       SELECT 'msg_' || n, n, 'client-c', 'transfer', '{}', '{}', now()
+         FROM generate_series(1, $1::int) AS n`,
+      [INBOX_KEEP_PER_CLIENT - 1],
+    );
+    const round = [1, 2, 3].map((n) => ({
+      ...entry('client-c', INBOX_KEEP_PER_CLIENT + n),
+      requestHeaders: { 'webhook-timestamp': String(n), 'content-type': 'application/json' },
+    }));
+    await recordInboxEntries(db, [...round, entry('client-d', 1)]);
+    const kept = await listInboxEntries(db, { clientId: 'client-c', offset: 0, limit: 3 });
+    assert.equal(kept.total, INBOX_KEEP_PER_CLIENT, 'the two oldest went');
+    assert.deepEqual(
+      kept.entries.map((kept) => kept.attempt).sort(),
+      [1, 2, 3].map((n) => INBOX_KEEP_PER_CLIENT + n),
+    );
+    assert.deepEqual(Object.keys(kept.entries[0]?.requestHeaders ?? {}), [
+      'webhook-timestamp',
+      'content-type',
+    ]);
+    const other = await listInboxEntries(db, { clientId: 'client-d', offset: 0, limit: 1 });
+    assert.equal(other.total, 1);
   });
 });

@@ -42,38 +42,54 @@ const COLUMNS = `id, event_id, attempt, client_id, type, url, request_headers, r
   response_status, response_body, error, attempted_at`;
 
 /**
- * Records an attempt and, in the same statement, lets go of the client's entries beyond the
- * newest INBOX_KEEP_PER_CLIENT (the statement does not see its own row, so it keeps one fewer).
+ * Records a round's attempts, then lets go of each of their clients' entries beyond the newest
+ * INBOX_KEEP_PER_CLIENT: one trim per client per round. Trimming with every entry made each
+ * concurrent attempt of a busy client delete the same oldest rows, one waiting on the other's
+ * row locks (docs/benchmarks.md). Run both in one transaction, so one commit covers the round.
  */
-export async function recordInboxEntry(
+export async function recordInboxEntries(
   db: Queryable,
-  entry: Omit<InboxEntry, 'id'>,
+  entries: readonly Omit<InboxEntry, 'id'>[],
 ): Promise<void> {
+  if (entries.length === 0) {
+    return;
+  }
   await db.query(
-    `WITH added AS (
-       INSERT INTO webhook_inbox (event_id, attempt, client_id, type, url, request_headers,
-           request_body, response_status, response_body, error, attempted_at)
-       VALUES ($1, $2, $3, $4, $5, $6::json, $7, $8, $9, $10, $11)
-       RETURNING id)
-     DELETE FROM webhook_inbox
-      WHERE client_id = $3
-        AND id < (SELECT id FROM webhook_inbox WHERE client_id = $3
-                   ORDER BY id DESC OFFSET $12 LIMIT 1)`,
-    [
-      entry.eventId,
-      entry.attempt,
-      entry.clientId,
-      entry.type,
-      entry.url,
-      JSON.stringify(entry.requestHeaders),
-      entry.requestBody,
-      entry.responseStatus,
-      entry.responseBody,
-      entry.error,
-      entry.attemptedAt,
-      INBOX_KEEP_PER_CLIENT - 2,
-    ],
+    `INSERT INTO webhook_inbox (event_id, attempt, client_id, type, url, request_headers,
+         request_body, response_status, response_body, error, attempted_at)
+     SELECT e.event_id, e.attempt, e.client_id, e.type, e.url, e.request_headers, e.request_body,
+            e.response_status, e.response_body, e.error, e.attempted_at
+       FROM json_to_recordset($1::json) AS e(event_id text, attempt int, client_id text,
+           type text, url text, request_headers json, request_body text, response_status int,
+           response_body text, error text, attempted_at timestamptz)`,
+    [JSON.stringify(entries.map(inboxRow))],
   );
+  const clients = [...new Set(entries.map((entry) => entry.clientId))];
+  await db.query(
+    `DELETE FROM webhook_inbox w
+      USING (SELECT c.client_id,
+                    (SELECT id FROM webhook_inbox WHERE client_id = c.client_id
+                      ORDER BY id DESC OFFSET $2 LIMIT 1) AS oldest_kept
+               FROM unnest($1::text[]) AS c(client_id)) k
+      WHERE w.client_id = k.client_id AND w.id < k.oldest_kept`,
+    [clients, INBOX_KEEP_PER_CLIENT - 1],
+  );
+}
+
+function inboxRow(entry: Omit<InboxEntry, 'id'>) {
+  return {
+    event_id: entry.eventId,
+    attempt: entry.attempt,
+    client_id: entry.clientId,
+    type: entry.type,
+    url: entry.url,
+    request_headers: entry.requestHeaders,
+    request_body: entry.requestBody,
+    response_status: entry.responseStatus,
+    response_body: entry.responseBody,
+    error: entry.error,
+    attempted_at: entry.attemptedAt,
+  };
 }
 
 export interface InboxFilter {
