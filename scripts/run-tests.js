@@ -48,14 +48,15 @@ const compiled = process.env.TEST_COMPILE !== '0';
 // the suite on both databases at once from one checkout.
 const buildDir = compiled ? makeBuildDir() : undefined;
 const started = Date.now();
-const runnable =
+const bundles =
   buildDir === undefined
-    ? files
+    ? undefined
     : await compileTests(
         process.cwd(),
         files.map((file) => path.resolve(file)),
         buildDir,
       );
+const runnable = bundles?.tests ?? files;
 const how =
   buildDir === undefined
     ? 'through tsx'
@@ -76,7 +77,14 @@ const result = spawnSync(
     `--test-reporter-destination=${timesFile}`,
     ...runnable,
   ],
-  { stdio: 'inherit' },
+  {
+    stdio: 'inherit',
+    // Servers the tests start as child processes start from the bundle (test/server-process.ts).
+    env:
+      bundles === undefined
+        ? process.env
+        : { ...process.env, OPENIBS_TEST_SERVER_BUNDLE: bundles.server },
+  },
 );
 printSlowest();
 rmSync(scratch, { recursive: true, force: true });

@@ -57,7 +57,9 @@ describe('README quick start on a fresh machine', { timeout: 240_000 }, () => {
   const servers: ServerProcess[] = [];
 
   function startServer(): ServerProcess {
-    const server = new ServerProcess(freshEnv({ DATA_DIR: dataDir, PORT: String(port) }));
+    const server = new ServerProcess(freshEnv({ DATA_DIR: dataDir, PORT: String(port) }), {
+      throughTsx: true, // the README's `npm start`, as written
+    });
     servers.push(server);
     return server;
   }
