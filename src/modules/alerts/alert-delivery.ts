@@ -7,7 +7,7 @@ import {
   claimDueMessages,
   countSentSince,
   deferMessage,
-  recordAttempt,
+  recordAttempts,
   suppressDestination,
 } from './alert-repository.ts';
 import type { DeliveryOutcome } from './providers/delivery.ts';
@@ -86,12 +86,40 @@ export function createAlertDelivery(deps: AlertDeliveryDeps) {
       return 0;
     }
     const allowed = await withinRateBound(claimed, now);
-    const outcomes = await Promise.allSettled(allowed.map((message) => deliver(message)));
+    const outcomes = await Promise.allSettled(
+      allowed.map(async (message) => {
+        const outcome = await send(message);
+        // The result's times are the send's, not the round's end.
+        return { message, outcome, result: resultOf(message, outcome) };
+      }),
+    );
+    const sent = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
+    await recordRound(sent);
     const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
     if (failed !== undefined) {
       throw failed.reason;
     }
     return claimed.length;
+  }
+
+  /**
+   * The round's attempts, recorded together once every send of the round has answered; then
+   * each destination refused for good is suppressed (rare: one statement each).
+   */
+  async function recordRound(
+    sent: readonly { message: AlertMessage; outcome: DeliveryOutcome; result: AttemptResult }[],
+  ): Promise<void> {
+    await recordAttempts(deps.db, sent);
+    for (const { message, outcome } of sent) {
+      if (outcome.kind === 'permanent') {
+        await suppressDestination(deps.db, {
+          channel: message.channel,
+          destination: message.destination,
+          reason: outcome.error,
+          at: deps.clock.now(),
+        });
+      }
+    }
   }
 
   /**
@@ -123,20 +151,6 @@ export function createAlertDelivery(deps: AlertDeliveryDeps) {
       }
     }
     return allowed;
-  }
-
-  async function deliver(message: AlertMessage): Promise<void> {
-    const outcome = await send(message);
-    const result = resultOf(message, outcome);
-    await recordAttempt(deps.db, message, result);
-    if (outcome.kind === 'permanent') {
-      await suppressDestination(deps.db, {
-        channel: message.channel,
-        destination: message.destination,
-        reason: outcome.error,
-        at: deps.clock.now(),
-      });
-    }
   }
 
   function send(message: AlertMessage): Promise<DeliveryOutcome> {

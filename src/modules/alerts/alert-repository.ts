@@ -148,25 +148,37 @@ export type AttemptResult =
   | { readonly status: 'pending'; readonly nextAttemptAt: Date; readonly error: string }
   | { readonly status: 'failed' | 'suppressed'; readonly error: string };
 
-export async function recordAttempt(
+/**
+ * Records a round's attempts in one statement (one commit for the round: one a message made
+ * the alerts worker commit twice for every transfer between two holders; docs/benchmarks.md).
+ * An attempt is written only while it is still its message's latest.
+ */
+export async function recordAttempts(
   db: Queryable,
-  message: Pick<AlertMessage, 'id' | 'attempts'>,
-  result: AttemptResult,
-): Promise<boolean> {
-  const rows = await db.query(
-    `UPDATE alert_messages SET status = $3,
-         sent_at = $4, next_attempt_at = $5, last_error = $6
-      WHERE id = $1 AND attempts = $2 AND status = 'pending' RETURNING id`,
-    [
-      message.id,
-      message.attempts,
-      result.status,
-      result.status === 'sent' ? result.at : null,
-      result.status === 'pending' ? result.nextAttemptAt : null,
-      result.status === 'sent' ? null : result.error,
-    ],
+  attempts: readonly {
+    readonly message: Pick<AlertMessage, 'id' | 'attempts'>;
+    readonly result: AttemptResult;
+  }[],
+): Promise<void> {
+  if (attempts.length === 0) {
+    return;
+  }
+  const rows = attempts.map(({ message, result }) => ({
+    id: message.id,
+    attempts: message.attempts,
+    status: result.status,
+    sent_at: result.status === 'sent' ? result.at : null,
+    next_attempt_at: result.status === 'pending' ? result.nextAttemptAt : null,
+    last_error: result.status === 'sent' ? null : result.error,
+  }));
+  await db.query(
+    `UPDATE alert_messages m SET status = r.status, sent_at = r.sent_at,
+         next_attempt_at = r.next_attempt_at, last_error = r.last_error
+       FROM json_to_recordset($1::json) AS r(id text, attempts int, status text,
+           sent_at timestamptz, next_attempt_at timestamptz, last_error text)
+      WHERE m.id = r.id AND m.attempts = r.attempts AND m.status = 'pending'`,
+    [JSON.stringify(rows)],
   );
-  return rows.length === 1;
 }
 
 /** A message the rate bound holds back: due again at `until`, the claim not counted. */
