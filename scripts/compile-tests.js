@@ -15,16 +15,19 @@ import { BUNDLE_OPTIONS } from './bundle-externals.js';
  * tsx, some 2 s of CPU less for every server a test starts and restarts.
  */
 export const SERVER_ENTRY = 'src/server.ts';
+/** `npm run worker`, bundled the same way for the fault suite's worker processes. */
+export const WORKER_ENTRY = 'src/worker.ts';
 
 /**
- * Bundles `files` (absolute paths of *.test.ts under `root`) and the server into `outdir`, the
- * code they share in chunks, and returns each file's bundle, in the same order, and the server's.
+ * Bundles `files` (absolute paths of *.test.ts under `root`), the server and the worker into
+ * `outdir`, the code they share in chunks, and returns each file's bundle, in the same order,
+ * the server's and the worker's.
  */
 export async function compileTests(root, files, outdir) {
   const manifest = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8'));
   await build({
     absWorkingDir: root,
-    entryPoints: [...files, path.join(root, SERVER_ENTRY)],
+    entryPoints: [...files, path.join(root, SERVER_ENTRY), path.join(root, WORKER_ENTRY)],
     outdir,
     outbase: root,
     ...BUNDLE_OPTIONS,
@@ -43,7 +46,11 @@ export async function compileTests(root, files, outdir) {
   // esbuild's service process would otherwise idle beside the whole run.
   await stop();
   const bundleOf = (file) => path.join(outdir, path.relative(root, file)).replace(/\.ts$/, '.js');
-  return { tests: files.map(bundleOf), server: bundleOf(path.join(root, SERVER_ENTRY)) };
+  return {
+    tests: files.map(bundleOf),
+    server: bundleOf(path.join(root, SERVER_ENTRY)),
+    worker: bundleOf(path.join(root, WORKER_ENTRY)),
+  };
 }
 
 /**

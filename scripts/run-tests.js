@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Runs every *.test.ts with node's test runner. Files under test/pg-only/ need real
 // PostgreSQL concurrency and run only when TEST_DATABASE_URL is set. Files under test/faults/
-// start PostgreSQL servers of their own and break them: only `npm run test:faults` runs them.
+// start PostgreSQL servers of their own and break them: only `npm run test:faults` runs them
+// (`run-tests.js --faults`: those files alone, one at a time, since they measure outages).
 // Besides the spec output: a JUnit file (JUNIT_OUT, else one in the temporary folder) and, at
 // the end, the slowest files. The files run compiled (scripts/compile-tests.js), unless
 // TEST_COMPILE=0 runs them through tsx as `node --import tsx --test <file>` does.
@@ -15,7 +16,8 @@ import { compileTests } from './compile-tests.js';
 const SLOWEST_SHOWN = 15;
 // Many files wait on server processes, timers and PostgreSQL: three at a time finished both
 // suites side by side on two cores in 197 s where two took 251 s (docs/testing-with-openibs.md).
-const CONCURRENCY = Number.parseInt(process.env.TEST_CONCURRENCY ?? '3', 10);
+const faults = process.argv.includes('--faults');
+const CONCURRENCY = faults ? 1 : Number.parseInt(process.env.TEST_CONCURRENCY ?? '3', 10);
 
 function findTests(directory) {
   return readdirSync(directory).flatMap((name) => {
@@ -28,11 +30,12 @@ function findTests(directory) {
 }
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
-const filters = process.argv.slice(2);
+const filters = process.argv.slice(2).filter((argument) => argument !== '--faults');
+const inFaults = (file) => file.includes(`${path.sep}faults${path.sep}`);
 const files = ['src', 'test']
   .flatMap(findTests)
   .filter((file) => onPostgres || !file.includes(`${path.sep}pg-only${path.sep}`))
-  .filter((file) => !file.includes(`${path.sep}faults${path.sep}`))
+  .filter((file) => inFaults(file) === faults)
   .filter((file) => filters.length === 0 || filters.some((filter) => file.includes(filter)))
   .sort();
 
@@ -40,7 +43,10 @@ const database = onPostgres ? 'PostgreSQL' : 'embedded PGlite';
 const scratch = mkdtempSync(path.join(tmpdir(), 'openibs-test-run-'));
 const junitFile =
   process.env.JUNIT_OUT ||
-  path.join(tmpdir(), `openibs-junit-${onPostgres ? 'postgresql' : 'pglite'}.xml`);
+  path.join(
+    tmpdir(),
+    `openibs-junit-${faults ? 'faults' : onPostgres ? 'postgresql' : 'pglite'}.xml`,
+  );
 const timesFile = path.join(scratch, 'file-times.json');
 
 const compiled = process.env.TEST_COMPILE !== '0';
@@ -79,11 +85,16 @@ const result = spawnSync(
   ],
   {
     stdio: 'inherit',
-    // Servers the tests start as child processes start from the bundle (test/server-process.ts).
+    // Servers and workers the tests start as child processes start from the bundles
+    // (test/server-process.ts, test/faults/support/topology.ts).
     env:
       bundles === undefined
         ? process.env
-        : { ...process.env, OPENIBS_TEST_SERVER_BUNDLE: bundles.server },
+        : {
+            ...process.env,
+            OPENIBS_TEST_SERVER_BUNDLE: bundles.server,
+            OPENIBS_TEST_WORKER_BUNDLE: bundles.worker,
+          },
   },
 );
 printSlowest();

@@ -65,13 +65,17 @@ export async function recordInboxEntries(
     [JSON.stringify(entries.map(inboxRow))],
   );
   const clients = [...new Set(entries.map((entry) => entry.clientId))];
+  // SKIP LOCKED: another worker trimming the same clients at once deletes those rows itself;
+  // waiting for it instead let two workers' rounds of several clients deadlock.
   await db.query(
-    `DELETE FROM webhook_inbox w
-      USING (SELECT c.client_id,
-                    (SELECT id FROM webhook_inbox WHERE client_id = c.client_id
-                      ORDER BY id DESC OFFSET $2 LIMIT 1) AS oldest_kept
-               FROM unnest($1::text[]) AS c(client_id)) k
-      WHERE w.client_id = k.client_id AND w.id < k.oldest_kept`,
+    `DELETE FROM webhook_inbox WHERE id IN (
+       SELECT w.id FROM webhook_inbox w
+         JOIN (SELECT c.client_id,
+                      (SELECT id FROM webhook_inbox WHERE client_id = c.client_id
+                        ORDER BY id DESC OFFSET $2 LIMIT 1) AS oldest_kept
+                 FROM unnest($1::text[]) AS c(client_id)) k
+           ON w.client_id = k.client_id AND w.id < k.oldest_kept
+          FOR UPDATE OF w SKIP LOCKED)`,
     [clients, INBOX_KEEP_PER_CLIENT - 1],
   );
 }

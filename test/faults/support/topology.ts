@@ -90,7 +90,13 @@ class WorkerProcess {
   private alive = true;
 
   constructor(env: NodeJS.ProcessEnv) {
-    this.child = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
+    // A compiled run (scripts/run-tests.js --faults) bundled the worker beside the tests.
+    const bundle = process.env.OPENIBS_TEST_WORKER_BUNDLE;
+    const entry =
+      bundle === undefined
+        ? ['--import', 'tsx', 'src/worker.ts']
+        : ['--enable-source-maps', bundle];
+    this.child = spawn(process.execPath, entry, {
       cwd: ROOT,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
