@@ -12,9 +12,9 @@ import {
 } from './endpoint-repository.ts';
 import {
   type AttemptOutcome,
+  type ClaimedEvent,
   claimDueEvents,
   recordAttempts,
-  type WebhookEvent,
 } from './event-repository.ts';
 import type { WebhookEventStatus } from './event-types.ts';
 import type { SendResult, WebhookSender } from './http-sender.ts';
@@ -69,7 +69,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
   }
 
   /** Sends the round's events at once, records what each attempt did, then reports a failure. */
-  async function deliverRound(events: readonly WebhookEvent[], now: Date): Promise<void> {
+  async function deliverRound(events: readonly ClaimedEvent[], now: Date): Promise<void> {
     const endpoints = await endpointsOf(deps.db, events, now);
     const settled = await Promise.allSettled(
       events.map((event) => attempt(event, endpoints.get(event.clientId) as WebhookEndpoint)),
@@ -87,11 +87,11 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
   }
 
   /** One attempt: what was sent, what came back, and what the event's status becomes. */
-  async function attempt(event: WebhookEvent, endpoint: WebhookEndpoint): Promise<MadeAttempt> {
+  async function attempt(event: ClaimedEvent, endpoint: WebhookEndpoint): Promise<MadeAttempt> {
     const attemptedAt = deps.clock.now();
     const url = event.callbackUrl ?? endpoint.url;
     const refusal = destinationRefusal(event, endpoint);
-    const body = JSON.stringify(event.payload);
+    const body = event.body;
     const headers = signedHeaders(event, endpoint, attemptedAt, body);
     const result: SendResult =
       refusal !== undefined || url === null
@@ -148,7 +148,7 @@ interface MadeAttempt {
  * The round's clients' endpoints: one read for all of them; a client's first event creates its
  * endpoint (a fresh secret, no URL).
  */
-async function endpointsOf(db: Db, events: readonly WebhookEvent[], now: Date) {
+async function endpointsOf(db: Db, events: readonly ClaimedEvent[], now: Date) {
   const clientIds = [...new Set(events.map((event) => event.clientId))];
   const endpoints = await findEndpoints(db, clientIds);
   for (const clientId of clientIds) {
@@ -165,7 +165,7 @@ export type DeliveryWorker = ReturnType<typeof createDeliveryWorker>;
 async function decide(
   deps: Pick<DeliveryWorkerDeps, 'db' | 'clock' | 'retryScheduleSeconds'>,
   attempt: {
-    event: WebhookEvent;
+    event: ClaimedEvent;
     endpoint: WebhookEndpoint;
     result: SendResult;
     refused: boolean;
@@ -188,7 +188,7 @@ async function decide(
 }
 
 /** The Standard Webhooks headers of one attempt, signed with every live secret. */
-function signedHeaders(event: WebhookEvent, endpoint: WebhookEndpoint, at: Date, body: string) {
+function signedHeaders(event: ClaimedEvent, endpoint: WebhookEndpoint, at: Date, body: string) {
   const timestamp = Math.floor(at.getTime() / 1000);
   return {
     'content-type': 'application/json',
@@ -201,7 +201,7 @@ function signedHeaders(event: WebhookEvent, endpoint: WebhookEndpoint, at: Date,
 
 /** What the sandbox's inbox keeps of an attempt: what was sent, where, and what came back. */
 function inboxEntryOf(
-  event: WebhookEvent,
+  event: ClaimedEvent,
   sent: { url: string | null; headers: Record<string, string>; body: string; result: SendResult },
 ) {
   return {
@@ -218,7 +218,7 @@ function inboxEntryOf(
   };
 }
 
-function destinationRefusal(event: WebhookEvent, endpoint: WebhookEndpoint): string | undefined {
+function destinationRefusal(event: ClaimedEvent, endpoint: WebhookEndpoint): string | undefined {
   if (event.callbackUrl === null && endpoint.url === null) {
     return 'no webhook URL is configured';
   }

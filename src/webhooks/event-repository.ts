@@ -77,16 +77,25 @@ const DUE_EVENTS: DueRows = {
   waiting: `status = 'pending'`,
   lockColumn: 'locked_until',
   countIn: 'attempts',
-  returning: EVENT_COLUMNS,
+  // The payload as the JSON text stored (what JSON.stringify made at enqueue): the body is sent
+  // as it is, not parsed into objects and stringified again for every attempt.
+  returning: `id, client_id, type, payload::text AS payload, callback_url, status, attempts,
+    replay_base, next_attempt_at, last_error, created_at, updated_at, delivered_at`,
 };
+
+/** An event claimed for an attempt, with its payload as the exact body to sign and send. */
+export type ClaimedEvent = Omit<WebhookEvent, 'payload'> & { readonly body: string };
 
 /**
  * Claims due events for one attempt each: the attempt counter goes up and the row is locked
  * for `claimSeconds`.
  */
-export async function claimDueEvents(db: Queryable, claim: DueClaim): Promise<WebhookEvent[]> {
+export async function claimDueEvents(db: Queryable, claim: DueClaim): Promise<ClaimedEvent[]> {
   const rows = await claimDue<EventRow>(db, DUE_EVENTS, claim);
-  return rows.map(toEvent);
+  return rows.map((row) => {
+    const { payload, ...event } = toEvent(row);
+    return { ...event, body: payload as string };
+  });
 }
 
 export interface AttemptOutcome {
