@@ -47,6 +47,11 @@ export interface BenchOptions {
   readonly variants: readonly string[];
   /** Where to write a CPU profile of each HTTP row on each server; undefined: none. */
   readonly profileDir: string | undefined;
+  /**
+   * VACUUM (ANALYZE) each server's database before every transfer run when the PostgreSQL
+   * server's autovacuum is off (bench/vacuum.ts); --no-vacuum: never.
+   */
+  readonly vacuum: boolean;
 }
 
 // Outside the repository: a results file under bench/ would show in git status and fail
@@ -82,6 +87,9 @@ const USAGE = `Usage: npm run bench -- [options]
   --profile DIR      after the rounds, one more run of each HTTP row on every server
                      with V8's CPU profiler on; DIR/<server>-<row>.cpuprofile
                      (summarize with: npx tsx bench/cpu-profile-top.ts FILE)
+  --no-vacuum        do not VACUUM (ANALYZE) each server's database before every transfer
+                     run (by default the bench does, outside the timed part, when the
+                     PostgreSQL server runs without autovacuum, as a deployment does not)
 
 Database: PostgreSQL when BENCH_DATABASE_URL or TEST_DATABASE_URL is set (a fresh
 openibs_bench_<random> database, dropped at the end), embedded PGlite otherwise.`;
@@ -114,6 +122,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     parts: parts(values.parts),
     variants: variants(values.variant ?? []),
     profileDir: values.profile,
+    vacuum: !values['no-vacuum'],
   };
 }
 
@@ -137,6 +146,7 @@ function parseArgsOrExplain(argv: readonly string[]) {
         parts: { type: 'string' },
         variant: { type: 'string', multiple: true },
         profile: { type: 'string' },
+        'no-vacuum': { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
       strict: true,

@@ -52,6 +52,7 @@ import { row } from './report.ts';
 import type { ServerProcess } from './server-process.ts';
 import { median, ratio } from './stats.ts';
 import { inParallel, type PostLoadResult, runPostLoad } from './transfer-load.ts';
+import { BenchVacuum } from './vacuum.ts';
 
 /** The server's institution code (run.ts sets INSTITUTION_CODE to it): intra-bank transfers. */
 export const BENCH_INSTITUTION_CODE = '999240';
@@ -227,6 +228,11 @@ export interface TransferRun {
   readonly bulkBatches?: number;
   /** Seconds the server took after the run to finish what the requests left (workers). */
   readonly drainSeconds: number;
+  /**
+   * Seconds of the VACUUM (ANALYZE) of the server's database before the run, outside its timed
+   * part (bench/vacuum.ts); undefined: none (autovacuum on, PGlite, or --no-vacuum).
+   */
+  readonly vacuumSeconds?: number;
 }
 
 export interface VirtualAccountSetup {
@@ -366,7 +372,14 @@ async function prepare(context: TransferBenchContext, reference: boolean) {
     const scenarios = TRANSFER_SCENARIOS.filter(
       ({ key, kind }) => context.rows.includes(key) && (reference || kind === 'http'),
     );
-    const runner = new ScenarioRunner(context, sampler, accounts);
+    const vacuum = await BenchVacuum.open(context.databaseUrl, context.options.vacuum);
+    if (vacuum !== undefined) {
+      context.log(
+        `transfers (${context.name}): the PostgreSQL server runs without autovacuum: ` +
+          'VACUUM (ANALYZE) of its database before every run, outside the timed part',
+      );
+    }
+    const runner = new ScenarioRunner(context, sampler, accounts, vacuum);
     return { context, runner, sampler, scenarios, warmup: [], rounds: [], profiles: {} };
   } catch (error) {
     await sampler?.close();
@@ -492,6 +505,7 @@ class ScenarioRunner {
     private readonly context: TransferBenchContext,
     private readonly sampler: DbSampler | undefined,
     private readonly accounts: TransferAccounts,
+    private readonly vacuum: BenchVacuum | undefined,
   ) {}
 
   /** POST /transfers/name-enquiry for every beneficiary, as the API requires before a transfer. */
@@ -527,6 +541,9 @@ class ScenarioRunner {
       scenario.key === 'virtualAccount'
         ? await this.makeVirtualAccounts(runId, seconds)
         : undefined;
+    // Autovacuum's work, where the server does none: the run measures the tables a deployment
+    // would have, not every dead version the bench's earlier runs left (bench/vacuum.ts).
+    const vacuumSeconds = await this.vacuum?.run();
     await sleep(SETTLE_MS);
     const before = await this.snapshot();
     await this.sampler?.start();
@@ -573,6 +590,7 @@ class ScenarioRunner {
       otherCores,
       db,
       drainSeconds,
+      ...(vacuumSeconds === undefined ? {} : { vacuumSeconds }),
       ...(virtualAccounts === undefined
         ? {}
         : { virtualAccounts: this.noteVirtualAccounts(virtualAccounts, measured) }),
@@ -1203,8 +1221,20 @@ export function summarizeTransfers(
     virtualAccountGoal: goal('virtualAccount', VIRTUAL_ACCOUNT_GOAL),
     vasAirtimeGoal: goal('vasAirtime', VAS_AIRTIME_GOAL),
     bulkGoal: goal('bulk', BULK_GOAL),
+    vacuum: vacuumSummary(rounds),
     verification: server?.verification ?? result.verification,
   };
+}
+
+/** The VACUUM (ANALYZE) before each run of the rounds: undefined if there was none. */
+function vacuumSummary(rounds: readonly TransferRound[]) {
+  const seconds = rounds
+    .flatMap((round) => Object.values(round.runs))
+    .map((run) => run?.vacuumSeconds)
+    .filter((value): value is number => value !== undefined);
+  return seconds.length === 0
+    ? undefined
+    : { runs: seconds.length, medianSeconds: median(seconds), maxSeconds: Math.max(...seconds) };
 }
 
 export type TransferSummary = ReturnType<typeof summarizeTransfers>;
@@ -1321,6 +1351,7 @@ export function renderTransferTable(summary: TransferSummary): string {
       `${summary.durationSeconds} s, database pool ${summary.poolSize}`,
     ...rateLines(summary.scenarios),
     ...goalLines(summary),
+    ...vacuumLines(summary.vacuum),
     '',
     ...profileLines(summary.scenarios),
     ...waitingLines(summary.scenarios),
@@ -1328,6 +1359,16 @@ export function renderTransferTable(summary: TransferSummary): string {
     ...verificationLines(summary.verification),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+function vacuumLines(vacuum: TransferSummary['vacuum']): string[] {
+  return vacuum === undefined
+    ? []
+    : [
+        `VACUUM (ANALYZE) of the database before each of the rounds' ${vacuum.runs} runs, ` +
+          `outside the timed part (the server's autovacuum is off): median ` +
+          `${fixed(vacuum.medianSeconds, 2)} s, longest ${fixed(vacuum.maxSeconds, 2)} s`,
+      ];
 }
 
 /** Per scenario: its rate and latencies, and its rate against the ledger, (L) and (b). */
