@@ -251,6 +251,7 @@ async function measureExports(session: Session) {
     accountId: session.fixtures.bigAccount.id,
     entries: session.seed.firstSeq - 1 + session.seed.entries,
     headers: session.fixtures.apiHeaders,
+    log,
   });
   process.stdout.write(`\n${renderExportTable(results)}\n`);
   return results;

@@ -49,8 +49,9 @@ export async function startServer(
   const child = fork(SERVER_ENTRIES[start.entry ?? 'stripped'], [], {
     cwd: REPO_ROOT,
     env,
-    // What `npm start` runs: node --import tsx.
-    execArgv: ['--import', 'tsx'],
+    // What `npm start` runs: node --import tsx. With gc() exposed, which changes nothing until
+    // called: the export part collects the heap before each measurement (statement-exports.ts).
+    execArgv: ['--import', 'tsx', '--expose-gc'],
     // Structured clone, so bigint and Date survive the channel.
     serialization: 'advanced',
     stdio: ['ignore', stdout, 'inherit', 'ipc'],

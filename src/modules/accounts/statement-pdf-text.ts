@@ -11,6 +11,12 @@ export function latin1(text: string): string {
   return NOT_LATIN1.test(text) ? text.replace(NOT_LATIN1_ALL, '?') : text;
 }
 
+/** The character latin1() writes for a UTF-16 unit: itself when Latin-1 text, else "?". */
+export function latinCode(unit: number): number {
+  return (unit >= 0x20 && unit <= 0x7e) || (unit >= 0xa0 && unit <= 0xff) ? unit : QUESTION_MARK;
+}
+
+const QUESTION_MARK = 0x3f;
 const NOT_LATIN1 = /[^\x20-\x7E\xA0-\xFF]/;
 const NOT_LATIN1_ALL = /[^\x20-\x7E\xA0-\xFF]/g;
 
@@ -60,25 +66,56 @@ export class FontMetrics {
     return this.units(text, text.length) * (size / 1000);
   }
 
-  /** The text whole when it fits `width`, else cut with "..." to the longest start that fits. */
-  fit(text: string, size: number, width: number): string {
-    const scale = size / 1000;
-    if (this.units(text, text.length) * scale <= width) {
-      return text;
+  /**
+   * The units of `text` from `start` to `end` as latin1() writes it (a character it does not
+   * keep measures as "?"): what width() answers times 1000 / size, without a string made.
+   */
+  rangeUnits(text: string, start: number, end: number): number {
+    let units = 0;
+    for (let index = start; index < end; index += 1) {
+      const code = latinCode(text.charCodeAt(index));
+      units += this.widths[code] ?? 0;
+      if (index + 1 < end) {
+        units += this.kern(code, latinCode(text.charCodeAt(index + 1)));
+      }
     }
+    return units;
+  }
+
+  /**
+   * For a cell that does not fit `width` whole: how many characters of `text` from `start` to
+   * `end` to keep before "...", the longest start that fits with it, found without strings.
+   */
+  cutLength(text: string, start: number, end: number, size: number, width: number): number {
+    const scale = size / 1000;
     const dot = ELLIPSIS.charCodeAt(0);
     const ellipsis = this.units(ELLIPSIS, ELLIPSIS.length);
     let kept = 0;
     let prefix = 0;
-    for (let length = 1; length <= text.length; length += 1) {
-      const last = text.charCodeAt(length - 1);
-      prefix +=
-        (this.widths[last] ?? 0) + (length > 1 ? this.kern(text.charCodeAt(length - 2), last) : 0);
+    let previous = 0;
+    for (let length = 1; length <= end - start; length += 1) {
+      const last = latinCode(text.charCodeAt(start + length - 1));
+      prefix += (this.widths[last] ?? 0) + (length > 1 ? this.kern(previous, last) : 0);
       if ((prefix + this.kern(last, dot) + ellipsis) * scale <= width) {
         kept = length;
       }
+      previous = last;
     }
-    return `${text.slice(0, kept)}${ELLIPSIS}`;
+    return kept;
+  }
+
+  /** The units of the first `kept` characters of `text` from `start`, then "...". */
+  cutUnits(text: string, start: number, kept: number): number {
+    const ellipsis = this.units(ELLIPSIS, ELLIPSIS.length);
+    if (kept === 0) {
+      return ellipsis;
+    }
+    const last = latinCode(text.charCodeAt(start + kept - 1));
+    return (
+      this.rangeUnits(text, start, start + kept) +
+      this.kern(last, ELLIPSIS.charCodeAt(0)) +
+      ellipsis
+    );
   }
 
   /** Units of the first `length` characters: advances, and the kerning between neighbours. */
@@ -110,21 +147,64 @@ export class LatinContent {
   private length = 0;
 
   append(text: string): void {
-    if (this.length + text.length > this.bytes.length) {
-      const larger = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.length + text.length));
+    this.reserve(text.length);
+    this.length += this.bytes.write(text, this.length, 'latin1');
+  }
+
+  /** Room for `more` bytes: the appends that follow, up to that many, need not check. */
+  reserve(more: number): void {
+    if (this.length + more > this.bytes.length) {
+      const larger = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.length + more));
       this.bytes.copy(larger, 0, 0, this.length);
       this.bytes = larger;
     }
-    this.length += this.bytes.write(text, this.length, 'latin1');
+  }
+
+  /** Bytes made once (operators, numbers), after reserve(). */
+  appendBytes(bytes: Uint8Array): void {
+    this.bytes.set(bytes, this.length);
+    this.length += bytes.length;
+  }
+
+  /**
+   * What pdfLiteral(latin1()) writes for `text` from `start`, `length` characters, then "..."
+   * when `cut`: the characters go one by one into the bytes, so a row's cell makes no string
+   * (reserve twice the length, for the escapes, and three). The whole row's bytes were the
+   * export's garbage (docs/benchmarks.md).
+   */
+  appendLiteral(text: string, start: number, length: number, cut: boolean): void {
+    const bytes = this.bytes;
+    let at = this.length;
+    for (let index = start; index < start + length; index += 1) {
+      const code = latinCode(text.charCodeAt(index));
+      if (code === 0x28 || code === 0x29 || code === 0x5c) {
+        bytes[at] = 0x5c;
+        at += 1;
+      }
+      bytes[at] = code;
+      at += 1;
+    }
+    if (cut) {
+      bytes[at] = 0x2e;
+      bytes[at + 1] = 0x2e;
+      bytes[at + 2] = 0x2e;
+      at += 3;
+    }
+    this.length = at;
   }
 
   get empty(): boolean {
     return this.length === 0;
   }
 
-  /** What was appended since the last take, as a buffer of its own; then empty again. */
+  /**
+   * What was appended since the last take; then empty again. A view of these bytes, not a
+   * copy: valid until the next append, so its reader must be done with it by then (pdfkit
+   * copies a page's content when the page ends, before the next page's rows are appended).
+   * A copy a page was 30 KB outside V8's heap that only a collection let go of.
+   */
   take(): Buffer {
-    const taken = Buffer.from(this.bytes.subarray(0, this.length));
+    const taken = this.bytes.subarray(0, this.length);
     this.length = 0;
     return taken;
   }

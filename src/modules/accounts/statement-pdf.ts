@@ -170,10 +170,18 @@ async function drawNextBatch(
     return false;
   }
   const batch = next.value;
-  if (batch.text !== '') {
-    for (const line of batch.text.split(LINE_SEPARATOR)) {
-      pages.row(line.split(CELL_SEPARATOR));
+  const text = batch.text;
+  // Each line read where it is in the batch's text (indexes, not a string a line or a cell):
+  // strings per row were most of what the export allocated (docs/benchmarks.md).
+  let start = 0;
+  while (text !== '') {
+    const at = text.indexOf(LINE_SEPARATOR, start);
+    const end = at < 0 ? text.length : at;
+    pages.row(text, start, end);
+    if (end === text.length) {
+      break;
     }
+    start = end + 1;
   }
   totals.credits += batch.creditsKobo;
   totals.creditCount += batch.creditCount;
@@ -204,7 +212,7 @@ class StatementPages {
   /** The page's rows, added to its content at once (one buffer a page rather than a row). */
   private readonly rows = new LatinContent();
   /** What every row starts with: the regular font, on PDF's own coordinates. */
-  private rowStart = '';
+  private rowStart: Buffer = Buffer.alloc(0);
   private y = 0;
   /** The regular font's widths, for rows (read once per process, on the first page). */
   private metrics: FontMetrics | undefined;
@@ -219,35 +227,43 @@ class StatementPages {
   ) {}
 
   /**
-   * One entry's line, written as one piece of the page's content (the PDF text operators
-   * pdfkit itself writes for each cell, with the font's widths from a table): drawing each
+   * One entry's line, `text` from `start` to `end` (its cells separated by U+001F), written as
+   * one piece of the page's content: the PDF text operators pdfkit itself writes for each cell,
+   * with the font's widths from a table, put byte by byte into the page's buffer. Drawing each
    * cell through `text()` cost ten times the time and kept the garbage collector busy enough to
-   * double the process's memory.
+   * double the process's memory; a string per cell and per operator still made ~1 KB of
+   * garbage a row, a third of the export's CPU time (docs/benchmarks.md).
    */
-  row(cells: readonly string[]): void {
+  row(text: string, start: number, end: number): void {
     if (this.rowsLeft === 0) {
       this.newPage();
     }
     const metrics = this.metrics as FontMetrics;
     const baseline = baselineAt(this.y, FONT_SIZE);
     const rows = this.rows;
-    rows.append(this.rowStart);
-    let x = LEFT;
+    rows.reserve(2 * (end - start) + ROW_OPERATOR_BYTES);
+    rows.appendBytes(this.rowStart);
+    let cell = start;
     for (let index = 0; index < COLUMNS.length; index += 1) {
       const column = COLUMNS[index] as Column;
-      const text = metrics.fit(latin1(cells[index] ?? ''), FONT_SIZE, column.width);
-      rows.append(' 1 0 0 1 ');
-      rows.append(
+      // A line with fewer cells leaves the rest empty, as a missing cell was before.
+      const from = Math.min(cell, end);
+      const stop = cellEnd(text, from, end);
+      const whole = metrics.rangeUnits(text, from, stop);
+      const cut = whole * (FONT_SIZE / 1000) > column.width;
+      const kept = cut ? metrics.cutLength(text, from, stop, FONT_SIZE, column.width) : stop - from;
+      rows.appendBytes(MATRIX);
+      rows.appendBytes(
         column.right === true
-          ? (x + column.width - metrics.width(text, FONT_SIZE)).toFixed(3)
-          : (COLUMN_X[index] as string),
+          ? rightX(index, cut ? metrics.cutUnits(text, from, kept) : whole)
+          : (COLUMN_X[index] as Buffer),
       );
-      rows.append(baseline);
-      rows.append(pdfLiteral(text));
-      rows.append(') Tj');
-      x += column.width + GUTTER;
+      rows.appendBytes(baseline);
+      rows.appendLiteral(text, from, kept, cut);
+      rows.appendBytes(SHOW);
+      cell = stop + 1;
     }
-    rows.append(' ET Q\n');
+    rows.appendBytes(ROW_END);
     this.y += ROW;
     this.rowsLeft -= 1;
   }
@@ -304,7 +320,10 @@ class StatementPages {
     this.metrics ??= helveticaMetrics(this.doc);
     // Rows measure and write in the regular font, which the footer put on this page.
     this.doc.font('Helvetica').fontSize(FONT_SIZE);
-    this.rowStart = `q 1 0 0 -1 0 ${PAGE_HEIGHT} cm BT /${fontOf(this.doc).id} ${FONT_SIZE} Tf`;
+    this.rowStart = Buffer.from(
+      `q 1 0 0 -1 0 ${PAGE_HEIGHT} cm BT /${fontOf(this.doc).id} ${FONT_SIZE} Tf`,
+      'latin1',
+    );
   }
 
   /**
@@ -429,27 +448,63 @@ function textOps(
   return `${ops} ET Q\n`;
 }
 
-/** Where each left-aligned column's text starts, as written in the operators. */
-const COLUMN_X = COLUMNS.map((_, index) =>
-  COLUMNS.slice(0, index)
-    .reduce((x, column) => x + column.width + GUTTER, LEFT)
-    .toFixed(3),
+/** Where each column starts. */
+const COLUMN_LEFT = COLUMNS.map((_, index) =>
+  COLUMNS.slice(0, index).reduce((x, column) => x + column.width + GUTTER, LEFT),
 );
+/** Where each left-aligned column's text starts, as written in the operators. */
+const COLUMN_X = COLUMN_LEFT.map((x) => Buffer.from(x.toFixed(3), 'latin1'));
 
-const baselines = new Map<number, string>();
+/** The pieces of a row's operators around its numbers and cells, as bytes made once. */
+const MATRIX = Buffer.from(' 1 0 0 1 ', 'latin1');
+const SHOW = Buffer.from(') Tj', 'latin1');
+const ROW_END = Buffer.from(' ET Q\n', 'latin1');
+/**
+ * The most a row's operators take besides its cells' characters (each at most two bytes,
+ * escaped): the start, and per cell its numbers, operators and a cut's "...".
+ */
+const ROW_OPERATOR_BYTES = 512;
+
+/** Where a cell that starts at `from` ends: the next cell separator, else the line's end. */
+function cellEnd(text: string, from: number, end: number): number {
+  if (from >= end) {
+    return end;
+  }
+  const at = text.indexOf(CELL_SEPARATOR, from);
+  return at < 0 || at > end ? end : at;
+}
+
+/** Right-aligned cells' x by column and text width (in font units): a few dozen of each. */
+const rightXs = COLUMNS.map(() => new Map<number, Buffer>());
+
+/** The x a right-aligned cell of `units` width starts at in column `index`, as written. */
+function rightX(index: number, units: number): Buffer {
+  const known = rightXs[index] as Map<number, Buffer>;
+  let bytes = known.get(units);
+  if (bytes === undefined) {
+    const column = COLUMNS[index] as Column;
+    const x = (COLUMN_LEFT[index] as number) + column.width - units * (FONT_SIZE / 1000);
+    bytes = Buffer.from(x.toFixed(3), 'latin1');
+    known.set(units, bytes);
+  }
+  return bytes;
+}
+
+const baselines = new Map<number, Buffer>();
 
 /**
  * ` <baseline> Tm (`: the y of a line whose top is `top` and the operators around it, for rows.
  * Rows sit at a few dozen tops, so each is written once per process.
  */
-function baselineAt(top: number, size: number): string {
+function baselineAt(top: number, size: number): Buffer {
   const key = top * 100 + size;
-  let text = baselines.get(key);
-  if (text === undefined) {
-    text = ` ${(PAGE_HEIGHT - top - size * HELVETICA_ASCENT).toFixed(3)} Tm (`;
-    baselines.set(key, text);
+  let bytes = baselines.get(key);
+  if (bytes === undefined) {
+    const text = ` ${(PAGE_HEIGHT - top - size * HELVETICA_ASCENT).toFixed(3)} Tm (`;
+    bytes = Buffer.from(text, 'latin1');
+    baselines.set(key, bytes);
   }
-  return text;
+  return bytes;
 }
 
 let helvetica: FontMetrics | undefined;
