@@ -26,85 +26,79 @@ export interface StatementFilter {
  * Entries are numbered without gaps per account (seq), and per direction (direction_seq), and
  * their times never go backwards; so a date range is a contiguous number range found with two
  * index probes, and a page is a range read. A page costs the same at any depth and any size.
+ * One statement: the counter, the probes and the page are its CTEs, and the total comes back
+ * on every row (on a lone row of NULL entry columns when the page is past the end). The range
+ * holds a page at most; its LIMIT only tells the planner so, which cannot see the bounds and
+ * would guess 0.5% of the account's entries, then hash every journal to join them.
  */
 export async function readStatementPage(
   db: Queryable,
   filter: StatementFilter,
 ): Promise<{ entries: StatementEntry[]; total: number }> {
-  const bounds = await numberRange(db, filter);
-  const total = bounds.high >= bounds.low ? Number(bounds.high - bounds.low + 1n) : 0;
-  const top = bounds.high - BigInt(filter.page * filter.limit);
-  const bottom = maxBigInt(bounds.low, top - BigInt(filter.limit) + 1n);
-  if (top < bounds.low) {
-    return { entries: [], total };
-  }
-  const column = filter.credits === undefined ? 'e.seq' : 'e.direction_seq';
-  const rows = await db.query<EntryRow>(
-    `SELECT e.seq, e.amount_kobo, e.balance_after_kobo, e.narration, j.reference,
-            j.transfer_id, e.journal_id, e.created_at
-       FROM ledger_entries e JOIN ledger_journals j ON j.id = e.journal_id
-      WHERE e.account_id = $1 AND ($2::boolean IS NULL OR e.is_credit = $2)
-        AND ${column} BETWEEN $3 AND $4
-      ORDER BY ${column} DESC`,
-    [filter.accountId, filter.credits ?? null, bottom, top],
+  const { number, direction } = numbering(filter);
+  const rows = await db.query<NullableEntryRow & { total: bigint }>(
+    `WITH ${numberRangeSql(filter)},
+          span AS (SELECT low, high - $5::bigint AS top FROM bounds),
+          page AS (
+            SELECT e.*, j.reference, j.transfer_id
+              FROM (SELECT ${number} AS number, seq, amount_kobo, balance_after_kobo, narration,
+                           journal_id, created_at
+                      FROM ledger_entries
+                     WHERE account_id = $1 ${direction}
+                       AND ${number} BETWEEN (SELECT greatest(low, top - $6::bigint + 1) FROM span)
+                                         AND (SELECT top FROM span)
+                     ORDER BY ${number} DESC LIMIT $6) e
+              JOIN ledger_journals j ON j.id = e.journal_id)
+     SELECT greatest(bounds.high - bounds.low + 1, 0) AS total, page.*
+       FROM bounds LEFT JOIN page ON true
+      ORDER BY page.number DESC`,
+    [
+      filter.accountId,
+      filter.credits ?? null,
+      filter.from ?? null,
+      filter.to ?? null,
+      filter.page * filter.limit,
+      filter.limit,
+    ],
   );
-  return { entries: rows.map(toEntry), total };
+  return {
+    entries: rows.flatMap((row) => (row.seq === null ? [] : [toEntry(row)])),
+    total: Number(rows[0]?.total ?? 0n),
+  };
 }
 
-async function numberRange(db: Queryable, filter: StatementFilter) {
-  const counters = await db.query<{
-    entry_count: bigint;
-    credit_count: bigint;
-    debit_count: bigint;
-  }>('SELECT entry_count, credit_count, debit_count FROM ledger_accounts WHERE id = $1', [
-    filter.accountId,
-  ]);
-  const row = counters[0];
-  const count =
-    row === undefined
-      ? 0n
-      : filter.credits === undefined
-        ? row.entry_count
-        : filter.credits
-          ? row.credit_count
-          : row.debit_count;
-  const low =
-    filter.from === undefined ? 1n : await firstNumberFrom(db, filter, filter.from, count);
-  const high = filter.to === undefined ? count : await lastNumberUntil(db, filter, filter.to);
-  return { low, high };
+/**
+ * The CTE `bounds` (one row: low, high) of the entry numbers in a filter's range, for a
+ * statement whose parameters are $1 the account, $2 credits (NULL for both directions), $3 from
+ * and $4 to (NULL for open ends). The count comes from the account's counters (zero for an
+ * account with no ledger row); each end is one index probe, made only when the filter has it.
+ */
+function numberRangeSql(filter: Pick<StatementFilter, 'credits'>): string {
+  const { number, direction } = numbering(filter);
+  return `counted AS (
+            SELECT coalesce((SELECT CASE WHEN $2::boolean IS NULL THEN entry_count
+                                         WHEN $2 THEN credit_count ELSE debit_count END
+                               FROM ledger_accounts WHERE id = $1), 0) AS n),
+          bounds AS (
+            SELECT CASE WHEN $3::timestamptz IS NULL THEN 1 ELSE coalesce(
+                     (SELECT ${number} FROM ledger_entries
+                       WHERE account_id = $1 ${direction} AND created_at >= $3
+                       ORDER BY created_at, ${number} LIMIT 1), n + 1) END AS low,
+                   CASE WHEN $4::timestamptz IS NULL THEN n ELSE coalesce(
+                     (SELECT ${number} FROM ledger_entries
+                       WHERE account_id = $1 ${direction} AND created_at <= $4
+                       ORDER BY created_at DESC, ${number} DESC LIMIT 1), 0) END AS high
+              FROM counted)`;
 }
 
-async function firstNumberFrom(db: Queryable, filter: StatementFilter, from: Date, count: bigint) {
-  const rows = await db.query<{ number: bigint }>(
-    filter.credits === undefined
-      ? `SELECT seq AS number FROM ledger_entries WHERE account_id = $1 AND created_at >= $2
-          ORDER BY created_at, seq LIMIT 1`
-      : `SELECT direction_seq AS number FROM ledger_entries
-          WHERE account_id = $1 AND is_credit = $3 AND created_at >= $2
-          ORDER BY created_at, direction_seq LIMIT 1`,
-    filter.credits === undefined
-      ? [filter.accountId, from]
-      : [filter.accountId, from, filter.credits],
-  );
-  return rows[0]?.number ?? count + 1n;
+/** A filter's numbers: seq for both directions, else direction_seq among its own. */
+function numbering(filter: Pick<StatementFilter, 'credits'>) {
+  return filter.credits === undefined
+    ? { number: 'seq', direction: '' }
+    : { number: 'direction_seq', direction: 'AND is_credit = $2' };
 }
 
-async function lastNumberUntil(db: Queryable, filter: StatementFilter, to: Date) {
-  const rows = await db.query<{ number: bigint }>(
-    filter.credits === undefined
-      ? `SELECT seq AS number FROM ledger_entries WHERE account_id = $1 AND created_at <= $2
-          ORDER BY created_at DESC, seq DESC LIMIT 1`
-      : `SELECT direction_seq AS number FROM ledger_entries
-          WHERE account_id = $1 AND is_credit = $3 AND created_at <= $2
-          ORDER BY created_at DESC, direction_seq DESC LIMIT 1`,
-    filter.credits === undefined ? [filter.accountId, to] : [filter.accountId, to, filter.credits],
-  );
-  return rows[0]?.number ?? 0n;
-}
-
-function maxBigInt(left: bigint, right: bigint): bigint {
-  return left > right ? left : right;
-}
+type NullableEntryRow = EntryRow | { [Column in keyof EntryRow]: null };
 
 interface EntryRow {
   seq: bigint;
@@ -142,31 +136,40 @@ export interface StatementSpan {
 }
 
 /**
- * The range of a statement export: two index probes for its numbers and one primary-key read
- * for each balance. The last number is fixed here, so entries posted while an export streams
+ * The range of a statement export, in one statement: two index probes for its numbers and one
+ * primary-key read for each balance, all from one snapshot. The last number is fixed here, so entries posted while an export streams
  * never join it: the statement is the account as it stood when it was asked for.
  */
 export async function readStatementSpan(
   db: Queryable,
   range: { accountId: string; from: Date | undefined; to: Date | undefined },
 ): Promise<StatementSpan> {
-  const { low, high } = await numberRange(db, {
-    ...range,
-    credits: undefined,
-    page: 0,
-    limit: 1,
-  });
-  const openingKobo = low > 1n ? await balanceAfter(db, range.accountId, low - 1n) : 0n;
-  const closingKobo = high >= low ? await balanceAfter(db, range.accountId, high) : openingKobo;
-  return { first: low, last: high, openingKobo, closingKobo };
-}
-
-async function balanceAfter(db: Queryable, accountId: string, seq: bigint): Promise<Kobo> {
-  const rows = await db.query<{ balance_after_kobo: bigint }>(
-    'SELECT balance_after_kobo FROM ledger_entries WHERE account_id = $1 AND seq = $2',
-    [accountId, seq],
+  const rows = await db.query<{
+    first: bigint;
+    last: bigint;
+    opening_kobo: bigint;
+    closing_kobo: bigint;
+  }>(
+    `WITH ${numberRangeSql({ credits: undefined })}
+     SELECT b.low AS first, b.high AS last, o.kobo AS opening_kobo,
+            CASE WHEN b.high >= b.low THEN coalesce(
+              (SELECT balance_after_kobo FROM ledger_entries WHERE account_id = $1 AND seq = b.high),
+              0) ELSE o.kobo END AS closing_kobo
+       FROM bounds b, LATERAL (SELECT coalesce(
+              (SELECT balance_after_kobo FROM ledger_entries
+                WHERE account_id = $1 AND seq = b.low - 1), 0) AS kobo) o`,
+    [range.accountId, null, range.from ?? null, range.to ?? null],
   );
-  return rows[0]?.balance_after_kobo ?? 0n;
+  const row = rows[0];
+  if (row === undefined) {
+    throw new Error('A statement span is always one row.');
+  }
+  return {
+    first: row.first,
+    last: row.last,
+    openingKobo: row.opening_kobo,
+    closingKobo: row.closing_kobo,
+  };
 }
 
 /** A batch of a statement's lines as the PDF prints them, and the batch's totals. */

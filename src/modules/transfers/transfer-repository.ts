@@ -275,27 +275,39 @@ export interface TransferFilter {
   readonly limit: number;
 }
 
+/**
+ * A page of a client's transfers and how many match, in one statement (one round trip, one
+ * connection). The count is its own scan (index-only where the filter allows), not
+ * `count(*) OVER ()` on the page, which would fetch every matching row whole. The total joins
+ * the page, so a page past the end is one row of NULL transfer columns that still says how
+ * many there are.
+ */
 export async function listTransfers(db: Queryable, filter: TransferFilter) {
   const where = `client_id = $1 AND ($2::text IS NULL OR account_id = $2)
       AND ($3::text IS NULL OR type = $3) AND ($4::text IS NULL OR status = $4)
       AND ($5::timestamptz IS NULL OR created_at >= $5)
       AND ($6::timestamptz IS NULL OR created_at <= $6)`;
-  const params = [
-    filter.clientId,
-    filter.accountId ?? null,
-    filter.type ?? null,
-    filter.status ?? null,
-    filter.from ?? null,
-    filter.to ?? null,
-  ];
-  const [rows, counts] = await Promise.all([
-    db.query<TransferRow>(
-      `${SELECT_TRANSFER} WHERE ${where} ORDER BY created_at DESC, id DESC OFFSET $7 LIMIT $8`,
-      [...params, filter.offset, filter.limit],
-    ),
-    db.query<{ total: bigint }>(`SELECT count(*) AS total FROM transfers WHERE ${where}`, params),
-  ]);
-  return { transfers: rows.map(toTransferRecord), total: Number(counts[0]?.total ?? 0n) };
+  const rows = await db.query<TransferRow & { matching: bigint }>(
+    `WITH page AS (${SELECT_TRANSFER} WHERE ${where}
+                    ORDER BY created_at DESC, id DESC OFFSET $7 LIMIT $8),
+          total AS (SELECT count(*) AS matching FROM transfers WHERE ${where})
+     SELECT total.matching, page.* FROM total LEFT JOIN page ON true
+      ORDER BY page.created_at DESC, page.id DESC`,
+    [
+      filter.clientId,
+      filter.accountId ?? null,
+      filter.type ?? null,
+      filter.status ?? null,
+      filter.from ?? null,
+      filter.to ?? null,
+      filter.offset,
+      filter.limit,
+    ],
+  );
+  return {
+    transfers: rows.filter((row) => row.id !== null).map(toTransferRecord),
+    total: Number(rows[0]?.matching ?? 0n),
+  };
 }
 
 /** Processing transfers wait for a status query; each claim counts as one. */

@@ -66,6 +66,18 @@ describe('GET /accounts/:id/statement', () => {
       assert.deepEqual((await statement('?page=3&limit=3')).data, []);
     });
 
+    it('still counts the entries on a page past the end, for every filter', async () => {
+      const past = await statement('?page=3&limit=3');
+      assert.deepEqual(past.data, []);
+      assert.deepEqual(past.pagination, { total: 8, pages: 3, page: '3', limit: '3' });
+      const debits = await statement('?type=Debit&page=1&limit=2');
+      assert.deepEqual(debits.data, []);
+      assert.equal(debits.pagination.total, 2);
+      const day = await statement('?fromDate=2026-03-03&toDate=2026-03-03&page=9&limit=2');
+      assert.deepEqual(day.data, []);
+      assert.equal(day.pagination.total, 4);
+    });
+
     it('shows the running balance, amounts, narration and the originating transfer', async () => {
       const rows = (await statement('')).data;
       assert.deepEqual(

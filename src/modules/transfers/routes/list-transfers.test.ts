@@ -78,6 +78,15 @@ describe('GET /transfers', () => {
       assert.deepEqual(second.pagination, { total: 4, pages: 2, page: '1', limit: '3' });
     });
 
+    it('still counts the transfers on a page past the end', async () => {
+      const past = (await call('/transfers?page=5&limit=3')).json();
+      assert.deepEqual(past.data, []);
+      assert.deepEqual(past.pagination, { total: 4, pages: 2, page: '5', limit: '3' });
+      const outwards = (await call('/transfers?type=Outwards&page=1&limit=3')).json();
+      assert.deepEqual(outwards.data, []);
+      assert.equal(outwards.pagination.total, 3);
+    });
+
     it('filters by date: a range before everything is empty', async () => {
       const today = context().testApp.clock.now().toISOString().slice(0, 10);
       const within = (await call(`/transfers?fromDate=${today}&toDate=${today}`)).json();
