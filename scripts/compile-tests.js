@@ -17,17 +17,22 @@ import { BUNDLE_OPTIONS } from './bundle-externals.js';
 export const SERVER_ENTRY = 'src/server.ts';
 /** `npm run worker`, bundled the same way for the fault suite's worker processes. */
 export const WORKER_ENTRY = 'src/worker.ts';
+/** Makes the migrated PGlite image once before a PGlite suite's files start (run-tests.js). */
+export const WARM_IMAGE_ENTRY = 'test/warm-pglite-image.ts';
 
 /**
  * Bundles `files` (absolute paths of *.test.ts under `root`), the server and the worker into
  * `outdir`, the code they share in chunks, and returns each file's bundle, in the same order,
- * the server's and the worker's.
+ * the server's, the worker's and the image warmer's.
  */
 export async function compileTests(root, files, outdir) {
   const manifest = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8'));
   await build({
     absWorkingDir: root,
-    entryPoints: [...files, path.join(root, SERVER_ENTRY), path.join(root, WORKER_ENTRY)],
+    entryPoints: [
+      ...files,
+      ...[SERVER_ENTRY, WORKER_ENTRY, WARM_IMAGE_ENTRY].map((entry) => path.join(root, entry)),
+    ],
     outdir,
     outbase: root,
     ...BUNDLE_OPTIONS,
@@ -50,6 +55,7 @@ export async function compileTests(root, files, outdir) {
     tests: files.map(bundleOf),
     server: bundleOf(path.join(root, SERVER_ENTRY)),
     worker: bundleOf(path.join(root, WORKER_ENTRY)),
+    warmImage: bundleOf(path.join(root, WARM_IMAGE_ENTRY)),
   };
 }
 

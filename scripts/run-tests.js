@@ -7,13 +7,23 @@
 // the end, the slowest files. The files run compiled (scripts/compile-tests.js), unless
 // TEST_COMPILE=0 runs them through tsx as `node --import tsx --test <file>` does.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compileTests } from './compile-tests.js';
+import { compileTests, WARM_IMAGE_ENTRY } from './compile-tests.js';
 
 const SLOWEST_SHOWN = 15;
+const DURATIONS_FILE = 'test/file-durations.json';
+const DURATION_LISTED_SECONDS = 5;
 // Many files wait on server processes, timers and PostgreSQL: three at a time finished both
 // suites side by side on two cores in 197 s where two took 251 s (docs/testing-with-openibs.md).
 const faults = process.argv.includes('--faults');
@@ -30,23 +40,23 @@ function findTests(directory) {
 }
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
-const filters = process.argv.slice(2).filter((argument) => argument !== '--faults');
+const filters = process.argv.slice(2).filter((argument) => !argument.startsWith('--'));
 const inFaults = (file) => file.includes(`${path.sep}faults${path.sep}`);
+const suiteName = faults ? 'faults' : onPostgres ? 'postgresql' : 'pglite';
+const durations = knownDurations()[suiteName] ?? {};
+// Longest first: the files run three at a time in this order, and a four-minute file started
+// last kept the run going on its own for minutes after the others had finished.
 const files = ['src', 'test']
   .flatMap(findTests)
   .filter((file) => onPostgres || !file.includes(`${path.sep}pg-only${path.sep}`))
   .filter((file) => inFaults(file) === faults)
   .filter((file) => filters.length === 0 || filters.some((filter) => file.includes(filter)))
-  .sort();
+  .sort()
+  .sort((a, b) => (durations[toPosix(b)] ?? 0) - (durations[toPosix(a)] ?? 0));
 
 const database = onPostgres ? 'PostgreSQL' : 'embedded PGlite';
 const scratch = mkdtempSync(path.join(tmpdir(), 'openibs-test-run-'));
-const junitFile =
-  process.env.JUNIT_OUT ||
-  path.join(
-    tmpdir(),
-    `openibs-junit-${faults ? 'faults' : onPostgres ? 'postgresql' : 'pglite'}.xml`,
-  );
+const junitFile = process.env.JUNIT_OUT || path.join(tmpdir(), `openibs-junit-${suiteName}.xml`);
 const timesFile = path.join(scratch, 'file-times.json');
 
 const compiled = process.env.TEST_COMPILE !== '0';
@@ -68,7 +78,13 @@ const how =
     ? 'through tsx'
     : `compiled in ${((Date.now() - started) / 1000).toFixed(1)} s`;
 
-console.log(`Running ${files.length} test files on ${database}, ${CONCURRENCY} at a time, ${how}`);
+const imageStarted = Date.now();
+warmPgliteImage();
+const imageTook = ((Date.now() - imageStarted) / 1000).toFixed(1);
+console.log(
+  `Running ${files.length} test files on ${database}, ${CONCURRENCY} at a time, ${how}; ` +
+    `the PGlite image ready in ${imageTook} s`,
+);
 const result = spawnSync(
   process.execPath,
   [
@@ -98,6 +114,9 @@ const result = spawnSync(
   },
 );
 printSlowest();
+if (process.argv.includes('--write-durations')) {
+  writeDurations();
+}
 rmSync(scratch, { recursive: true, force: true });
 process.exit(result.status ?? 1);
 
@@ -140,4 +159,56 @@ function sourceOf(file) {
     return file;
   }
   return inBuild.replace(/\.js$/, '.ts');
+}
+
+/**
+ * The migrated PGlite image every in-memory test database copies (src/db/pglite-image.ts): found
+ * in the temporary folder, or made now, once, before the files start.
+ */
+function warmPgliteImage() {
+  const entry =
+    bundles === undefined
+      ? ['--import', 'tsx', WARM_IMAGE_ENTRY]
+      : ['--enable-source-maps', bundles.warmImage];
+  const warm = spawnSync(process.execPath, entry, { stdio: 'inherit' });
+  if (warm.status !== 0) {
+    console.error(`the migrated PGlite image could not be made (exit ${warm.status})`);
+    process.exit(1);
+  }
+}
+
+/**
+ * Seconds each slow file took in a recent full run, per suite (test/file-durations.json): the
+ * order the files start in. A file not listed took under DURATION_LISTED_SECONDS and starts after
+ * the listed ones; a stale list costs time, never a result.
+ */
+function knownDurations() {
+  try {
+    return JSON.parse(readFileSync(DURATIONS_FILE, 'utf8'));
+  } catch {
+    return {};
+  }
+}
+
+/** `--write-durations`: this run's slow files become its suite's list in DURATIONS_FILE. */
+function writeDurations() {
+  let seconds;
+  try {
+    seconds = JSON.parse(readFileSync(timesFile, 'utf8'));
+  } catch {
+    return;
+  }
+  const listed = Object.entries(seconds)
+    .map(([file, taken]) => [toPosix(sourceOf(path.relative(process.cwd(), file))), taken])
+    .filter(([, taken]) => taken >= DURATION_LISTED_SECONDS)
+    .sort(([, a], [, b]) => b - a)
+    .map(([file, taken]) => [file, Math.round(taken)]);
+  const all = knownDurations();
+  all[suiteName] = Object.fromEntries(listed);
+  writeFileSync(DURATIONS_FILE, `${JSON.stringify(all, null, 2)}\n`);
+  console.log(`${listed.length} files' durations written to ${DURATIONS_FILE} (${suiteName})`);
+}
+
+function toPosix(file) {
+  return file.split(path.sep).join('/');
 }

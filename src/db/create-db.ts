@@ -1,8 +1,10 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config/config.ts';
 import type { Db } from './db.ts';
 import { createPgDb } from './pg-db.ts';
 import { createPgliteDb } from './pglite-db.ts';
+import { migratedImage } from './pglite-image.ts';
 
 export interface CreateDbOptions {
   /** PostgreSQL: told (throttled) when pooled connections break; see PgDbOptions. */
@@ -20,5 +22,10 @@ export async function createDb(config: Config, options: CreateDbOptions = {}): P
         : { onConnectionError: options.onConnectionError }),
     });
   }
-  return createPgliteDb({ dataDir: path.join(config.dataDir, 'pglite') });
+  const dataDir = path.join(config.dataDir, 'pglite');
+  // A new data folder starts as a copy of the migrated image: initdb and the migrations were
+  // most of a first `npm start` (2.7 s and 0.6 s of 5.4 s here). A folder with a database in it
+  // is opened as it is, and migrated if it is behind.
+  const fresh = !existsSync(path.join(dataDir, 'PG_VERSION'));
+  return createPgliteDb({ dataDir, ...(fresh ? { image: (await migratedImage()).tarball } : {}) });
 }

@@ -5,7 +5,10 @@ import type { Db, SqlParam, Tx } from './db.ts';
 export interface PgliteDbOptions {
   /** A folder for the data, or undefined for an in-memory database (tests). */
   readonly dataDir: string | undefined;
-  /** An in-memory database starts as a copy of this data-directory tarball (pglite-image.ts). */
+  /**
+   * The database starts as a copy of this data-directory tarball (pglite-image.ts): in memory, or
+   * in a data folder that has no database yet.
+   */
   readonly image?: Blob | undefined;
 }
 
@@ -27,9 +30,7 @@ export async function createPgliteDb(options: PgliteDbOptions): Promise<Db> {
     ...(options.dataDir === undefined
       ? { startParams: IN_MEMORY_START }
       : { dataDir: options.dataDir }),
-    ...(options.image === undefined || options.dataDir !== undefined
-      ? {}
-      : { loadDataDir: options.image }),
+    ...(options.image === undefined ? {} : { loadDataDir: options.image }),
     parsers: { [types.INT8]: (value: string) => BigInt(value) },
   });
   return wrapPglite(pglite);
