@@ -609,17 +609,17 @@ class ScenarioRunner {
    * workers' polls inside its own database, and would never drain below DRAIN_IDLE_SHARE.
    */
   async measureIdle(): Promise<number> {
-    let quietest = Number.POSITIVE_INFINITY;
-    let last = await this.context.server.command('processStats', {}, IPC_MARGIN_MS);
-    for (let sample = 0; sample < IDLE_SAMPLES; sample += 1) {
-      await sleep(DRAIN_POLL_MS);
-      const now = await this.context.server.command('processStats', {}, IPC_MARGIN_MS);
-      const cpuUs = now.cpuUserUs + now.cpuSystemUs - last.cpuUserUs - last.cpuSystemUs;
-      quietest = Math.min(quietest, cpuUs / (DRAIN_POLL_MS * 1000));
-      last = now;
+    let quietestUs = Number.POSITIVE_INFINITY;
+    let sampled = 0;
+    for await (const cpuUs of this.serverCpuPerPoll()) {
+      quietestUs = Math.min(quietestUs, cpuUs);
+      sampled += 1;
+      if (sampled === IDLE_SAMPLES) {
+        break;
+      }
     }
-    this.idleShare = quietest;
-    return quietest;
+    this.idleShare = quietestUs / (DRAIN_POLL_MS * 1000);
+    return this.idleShare;
   }
 
   /**
@@ -630,15 +630,24 @@ class ScenarioRunner {
     const started = performance.now();
     const idleUs = (this.idleShare + DRAIN_IDLE_SHARE) * DRAIN_POLL_MS * 1000;
     let quiet = 0;
-    let last = await this.context.server.command('processStats', {}, IPC_MARGIN_MS);
-    while (quiet < 2 && performance.now() - started < DRAIN_MAX_MS) {
-      await sleep(DRAIN_POLL_MS);
-      const now = await this.context.server.command('processStats', {}, IPC_MARGIN_MS);
-      const cpuUs = now.cpuUserUs + now.cpuSystemUs - last.cpuUserUs - last.cpuSystemUs;
+    for await (const cpuUs of this.serverCpuPerPoll()) {
       quiet = cpuUs < idleUs ? quiet + 1 : 0;
-      last = now;
+      if (quiet === 2 || performance.now() - started >= DRAIN_MAX_MS) {
+        break;
+      }
     }
     return (performance.now() - started) / 1000;
+  }
+
+  /** The server's CPU (µs) in each DRAIN_POLL_MS interval from now on, for as long as asked. */
+  private async *serverCpuPerPoll(): AsyncGenerator<number> {
+    let last = await this.context.server.command('processStats', {}, IPC_MARGIN_MS);
+    for (;;) {
+      await sleep(DRAIN_POLL_MS);
+      const now = await this.context.server.command('processStats', {}, IPC_MARGIN_MS);
+      yield now.cpuUserUs + now.cpuSystemUs - last.cpuUserUs - last.cpuSystemUs;
+      last = now;
+    }
   }
 
   private async snapshot() {

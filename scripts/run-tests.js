@@ -51,8 +51,9 @@ const files = ['src', 'test']
   .filter((file) => onPostgres || !file.includes(`${path.sep}pg-only${path.sep}`))
   .filter((file) => inFaults(file) === faults)
   .filter((file) => filters.length === 0 || filters.some((filter) => file.includes(filter)))
-  .sort()
-  .sort((a, b) => (durations[toPosix(b)] ?? 0) - (durations[toPosix(a)] ?? 0));
+  .sort(
+    (a, b) => (durations[toPosix(b)] ?? 0) - (durations[toPosix(a)] ?? 0) || a.localeCompare(b),
+  );
 
 const database = onPostgres ? 'PostgreSQL' : 'embedded PGlite';
 const scratch = mkdtempSync(path.join(tmpdir(), 'openibs-test-run-'));
