@@ -24,8 +24,8 @@ export async function createDb(config: Config, options: CreateDbOptions = {}): P
   }
   const dataDir = path.join(config.dataDir, 'pglite');
   // A new data folder starts as a copy of the migrated image: initdb and the migrations were
-  // most of a first `npm start` (2.7 s and 0.6 s of 5.4 s here). A folder with a database in it
-  // is opened as it is, and migrated if it is behind.
+  // most of a first `npm start` (docs/operations.md). A folder with a database in it is opened
+  // as it is, and migrated if it is behind.
   const fresh = !existsSync(path.join(dataDir, 'PG_VERSION'));
   return createPgliteDb({ dataDir, ...(fresh ? { image: (await migratedImage()).tarball } : {}) });
 }
