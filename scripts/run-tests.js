@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 // Runs every *.test.ts with node's test runner. Files under test/pg-only/ need real
-// PostgreSQL concurrency and run only when TEST_DATABASE_URL is set. Files under test/faults/
+// PostgreSQL concurrency and run only when TEST_DATABASE_URL is set; files under
+// test/embedded-only/ never open the test database (the README's quick start: `npm start` on
+// embedded PGlite in a fresh DATA_DIR), so they would run the same test twice in CI, and run
+// only when it is not set. Files under test/faults/
 // start PostgreSQL servers of their own and break them: only `npm run test:faults` runs them
 // (`run-tests.js --faults`: those files alone, one at a time, since they measure outages).
 // Besides the spec output: a JUnit file (JUNIT_OUT, else one in the temporary folder) and, at
@@ -49,6 +52,7 @@ const durations = knownDurations()[suiteName] ?? {};
 const files = ['src', 'test']
   .flatMap(findTests)
   .filter((file) => onPostgres || !file.includes(`${path.sep}pg-only${path.sep}`))
+  .filter((file) => !onPostgres || !file.includes(`${path.sep}embedded-only${path.sep}`))
   .filter((file) => inFaults(file) === faults)
   .filter((file) => filters.length === 0 || filters.some((filter) => file.includes(filter)))
   .sort(
@@ -56,6 +60,11 @@ const files = ['src', 'test']
   );
 
 const database = onPostgres ? 'PostgreSQL' : 'embedded PGlite';
+if (files.length === 0) {
+  // node --test with no file looks for test files itself (and finds the package samples').
+  console.log(`No test file to run on ${database} matches ${filters.join(' ') || 'the suite'}.`);
+  process.exit(0);
+}
 const scratch = mkdtempSync(path.join(tmpdir(), 'openibs-test-run-'));
 const junitFile = process.env.JUNIT_OUT || path.join(tmpdir(), `openibs-junit-${suiteName}.xml`);
 const timesFile = path.join(scratch, 'file-times.json');
