@@ -49,6 +49,39 @@ function bannerField(banner: string, label: string): string {
   return match[1];
 }
 
+interface LogLine {
+  msg?: string;
+  req?: { url?: unknown };
+  res?: { statusCode?: unknown };
+  responseTime?: unknown;
+}
+
+/** The JSON lines of a server's output (the banner and other text are skipped). */
+function logLines(output: string): LogLine[] {
+  return output.split('\n').flatMap((line) => {
+    if (!line.startsWith('{')) {
+      return [];
+    }
+    try {
+      return [JSON.parse(line) as LogLine];
+    } catch {
+      return [];
+    }
+  });
+}
+
+async function waitFor<T>(probe: () => T | undefined, timeoutMs = HTTP_TIMEOUT_MS): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) {
+      return value;
+    }
+    assert.ok(Date.now() < deadline, `nothing within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 describe('README quick start on a fresh machine', { timeout: 240_000 }, () => {
   let dataDir: string;
   let port: number;
@@ -298,6 +331,34 @@ describe('README quick start on a fresh machine', { timeout: 240_000 }, () => {
     // A token issued a moment later works: the revocation is a time, not a ban.
     await new Promise((resolve) => setTimeout(resolve, 5));
     await mainAccount(await cliToken());
+  });
+
+  test('the request log has one line per request, with its status and time, and no credential', async () => {
+    const server = servers.at(-1);
+    assert.ok(server?.running, 'the server is still running');
+    const token = await cliToken();
+    const marker = `/accounts?page=0&limit=1&log_check=${Date.now()}&access_token=leaked`;
+    const response = await fetch(`${baseUrl}${marker}`, {
+      headers: { authorization: `Bearer ${token}`, clientid: demo.ibsClientId },
+      signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
+    });
+    // The line is written once the answer has gone, in the background: wait for it.
+    const lines = await waitFor(() => {
+      const found = logLines(server.fullOutput).filter((line) =>
+        String(line.req?.url ?? '').includes('log_check='),
+      );
+      return found.length > 0 ? found : undefined;
+    });
+    assert.equal(lines.length, 1, JSON.stringify(lines));
+    const [line] = lines;
+    assert.equal(line?.msg, 'request completed');
+    assert.equal(line?.res?.statusCode, response.status);
+    assert.equal(typeof line?.responseTime, 'number');
+    assert.match(String(line?.req?.url), /access_token=%5Bredacted%5D/);
+    const all = server.fullOutput;
+    assert.ok(!all.includes(token), 'the access token is not in the output');
+    assert.ok(!all.includes('leaked'), 'a query credential is not in the output');
+    assert.equal(logLines(all).filter((entry) => entry.msg === 'incoming request').length, 0);
   });
 
   test('SIGTERM shuts the server down gracefully with exit code 0', async () => {
