@@ -36,7 +36,7 @@ import { registerOpenApi } from './http/plugins/openapi.ts';
 import { addPrivacyHeaders } from './http/plugins/privacy-headers.ts';
 import { asPreHandler, byClient, byIp, installRateLimits } from './http/plugins/rate-limits.ts';
 import { createSerializerFactory, createValidatorFactory } from './http/plugins/validators.ts';
-import { installRequestLog } from './http/request-log.ts';
+import { OneLineRequestLog } from './http/request-log.ts';
 import { serverTimeoutOptions } from './http/server-timeouts.ts';
 import { isUssdGatewaySimulator } from './modules/ussd/index.ts';
 import { isNipSimulator } from './rails/nip/nip-simulator.ts';
@@ -99,8 +99,8 @@ function createFastify(deps: AppDeps) {
   const { config, services } = deps;
   const app = Fastify({
     logger: deps.logger ?? false,
-    // One access line per request instead of Fastify's two (installRequestLog, below).
-    disableRequestLogging: true,
+    // One access line per request instead of Fastify's two.
+    logController: new OneLineRequestLog(),
     requestIdHeader: false,
     schemaController: {
       compilersFactory: {
@@ -122,9 +122,6 @@ function createFastify(deps: AppDeps) {
   installErrorHandlers(app, {
     crossedReset: resetCrossings(app, services.sandboxResets, config.ibsEnv === 'sandbox'),
   });
-  if (deps.logger !== undefined && deps.logger !== false) {
-    installRequestLog(app);
-  }
   installJsonParser(app);
   installClientInput(app);
   // Prometheus (docs/deployment.md): the request hooks go on the root before any route, so

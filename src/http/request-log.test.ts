@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { maskQuery } from './request-log.ts';
+import { Writable } from 'node:stream';
+import Fastify from 'fastify';
+import { pino } from 'pino';
+import { maskQuery, OneLineRequestLog, requestForLog } from './request-log.ts';
 
 describe('maskQuery', () => {
   it('hides the value of credential-like query parameters', () => {
@@ -13,5 +16,43 @@ describe('maskQuery', () => {
   it('leaves other URLs as they are', () => {
     assert.equal(maskQuery('/transfers?page=1&limit=10'), '/transfers?page=1&limit=10');
     assert.equal(maskQuery('/accounts/abc'), '/accounts/abc');
+  });
+});
+
+describe('OneLineRequestLog', () => {
+  async function logged(url: string) {
+    const lines: Record<string, unknown>[] = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(JSON.parse(String(chunk)));
+        done();
+      },
+    });
+    const app = Fastify({
+      loggerInstance: pino({ serializers: { req: requestForLog } }, stream),
+      logController: new OneLineRequestLog(),
+    });
+    app.get('/accounts/:id', async () => ({ ok: true }));
+    await app.inject({ method: 'GET', url });
+    await app.close();
+    return lines.filter((line) => line.msg !== 'Server listening');
+  }
+
+  it('writes one line once a request is answered, with the request, status and time', async () => {
+    const lines = await logged('/accounts/a1?access_token=abc');
+    assert.equal(lines.length, 1);
+    const [line] = lines as [{ msg: string; req: { url: string }; res: { statusCode: number } }];
+    assert.equal(line.msg, 'request completed');
+    assert.equal(line.req.url, '/accounts/a1?access_token=%5Bredacted%5D');
+    assert.equal(line.res.statusCode, 200);
+    assert.equal(typeof (line as unknown as { responseTime: unknown }).responseTime, 'number');
+  });
+
+  it('writes one line for a path no route serves, not a second "route not found"', async () => {
+    const lines = await logged('/nowhere');
+    assert.deepEqual(
+      lines.map((line) => line.msg),
+      ['request completed'],
+    );
   });
 });
