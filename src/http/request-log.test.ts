@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
 import { Writable } from 'node:stream';
+import { describe, it } from 'node:test';
 import Fastify from 'fastify';
 import { pino } from 'pino';
 import { maskQuery, OneLineRequestLog, requestForLog } from './request-log.ts';
