@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // Runs every *.test.ts with node's test runner. Files under test/pg-only/ need real
-// PostgreSQL concurrency and run only when TEST_DATABASE_URL is set; files under
+// PostgreSQL concurrency and run only when TEST_DATABASE_URL is set. Two kinds run only when it
+// is not set, as the PostgreSQL suite would run the same test a second time: files under
 // test/embedded-only/ never open the test database (the README's quick start: `npm start` on
-// embedded PGlite in a fresh DATA_DIR), so they would run the same test twice in CI, and run
-// only when it is not set. Files under test/faults/
+// embedded PGlite in a fresh DATA_DIR; servers on embedded databases sharing Redis), and the
+// browser tests under test/browser/ test what a browser does with pages and scripts that no
+// database changes (the routes behind them are tested in both suites). Files under test/faults/
 // start PostgreSQL servers of their own and break them: only `npm run test:faults` runs them
 // (`run-tests.js --faults`: those files alone, one at a time, since they measure outages).
 // Besides the spec output: a JUnit file (JUNIT_OUT, else one in the temporary folder) and, at
@@ -30,6 +32,10 @@ const DURATION_LISTED_SECONDS = 5;
 // Many files wait on server processes, timers and PostgreSQL: three at a time finished both
 // suites side by side on two cores in 197 s where two took 251 s (docs/testing-with-openibs.md).
 const faults = process.argv.includes('--faults');
+const EMBEDDED_SUITE_ONLY = [
+  `test${path.sep}embedded-only${path.sep}`,
+  `test${path.sep}browser${path.sep}`,
+];
 const CONCURRENCY = faults ? 1 : Number.parseInt(process.env.TEST_CONCURRENCY ?? '3', 10);
 
 function findTests(directory) {
@@ -52,7 +58,7 @@ const durations = knownDurations()[suiteName] ?? {};
 const files = ['src', 'test']
   .flatMap(findTests)
   .filter((file) => onPostgres || !file.includes(`${path.sep}pg-only${path.sep}`))
-  .filter((file) => !onPostgres || !file.includes(`${path.sep}embedded-only${path.sep}`))
+  .filter((file) => !onPostgres || !EMBEDDED_SUITE_ONLY.some((folder) => file.includes(folder)))
   .filter((file) => inFaults(file) === faults)
   .filter((file) => filters.length === 0 || filters.some((filter) => file.includes(filter)))
   .sort(

@@ -245,9 +245,11 @@ describe('transfers under concurrency (PostgreSQL)', () => {
     }
   });
 
-  describe('64 workers, 20,000 random transfers over 1,000 accounts, 10% on a hot account', () => {
+  describe('64 workers, 10,000 random transfers over 1,000 accounts, 10% on a hot account', () => {
     const WORKERS = 64;
-    const TRANSFERS = 20_000;
+    // The contention comes from the 64 requests in flight, whatever the count; 20,000 took 86 s
+    // of a CI run over its time budget, this half (docs/testing-with-openibs.md).
+    const TRANSFERS = 10_000;
     const CLIENTS = 4;
     const ACCOUNTS_PER_CLIENT = 250;
     const FUNDING_NAIRA = 8_000;
