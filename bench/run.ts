@@ -143,7 +143,11 @@ async function main(): Promise<void> {
   }
   if (options.only.includes('webhooks')) {
     log('webhooks: delivery rate and outbox cost');
-    const webhooks = await runWebhookBench({ rounds: options.rounds, quick: options.quick });
+    const webhooks = await runWebhookBench({
+      rounds: options.rounds,
+      quick: options.quick,
+      vacuum: options.vacuum,
+    });
     process.stdout.write(`\n${renderWebhookTable(webhooks)}\n`);
     document.webhooks = webhooks;
   }
