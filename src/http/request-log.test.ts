@@ -20,8 +20,16 @@ describe('maskQuery', () => {
 });
 
 describe('OneLineRequestLog', () => {
-  async function logged(url: string) {
-    const lines: Record<string, unknown>[] = [];
+  interface Line {
+    msg: string;
+    req: { url: string };
+    res: { statusCode: number };
+    responseTime: unknown;
+    err?: { message: string };
+  }
+
+  async function logged(url: string, onResponseFails = false): Promise<Line[]> {
+    const lines: Line[] = [];
     const stream = new Writable({
       write(chunk, _encoding, done) {
         lines.push(JSON.parse(String(chunk)));
@@ -33,19 +41,24 @@ describe('OneLineRequestLog', () => {
       logController: new OneLineRequestLog(),
     });
     app.get('/accounts/:id', async () => ({ ok: true }));
+    if (onResponseFails) {
+      app.addHook('onResponse', async () => {
+        throw new Error('metrics store unavailable');
+      });
+    }
     await app.inject({ method: 'GET', url });
     await app.close();
-    return lines.filter((line) => line.msg !== 'Server listening');
+    return lines;
   }
 
   it('writes one line once a request is answered, with the request, status and time', async () => {
     const lines = await logged('/accounts/a1?access_token=abc');
     assert.equal(lines.length, 1);
-    const [line] = lines as [{ msg: string; req: { url: string }; res: { statusCode: number } }];
+    const [line] = lines as [Line];
     assert.equal(line.msg, 'request completed');
     assert.equal(line.req.url, '/accounts/a1?access_token=%5Bredacted%5D');
     assert.equal(line.res.statusCode, 200);
-    assert.equal(typeof (line as unknown as { responseTime: unknown }).responseTime, 'number');
+    assert.equal(typeof line.responseTime, 'number');
   });
 
   it('writes one line for a path no route serves, not a second "route not found"', async () => {
@@ -53,6 +66,14 @@ describe('OneLineRequestLog', () => {
     assert.deepEqual(
       lines.map((line) => line.msg),
       ['request completed'],
+    );
+  });
+
+  it('writes the one line as an error, with the error, when an onResponse hook fails', async () => {
+    const lines = await logged('/accounts/a1', true);
+    assert.deepEqual(
+      lines.map((line) => [line.msg, line.err?.message, line.res.statusCode]),
+      [['request errored', 'metrics store unavailable', 200]],
     );
   });
 });

@@ -247,8 +247,8 @@ describe('transfers under concurrency (PostgreSQL)', () => {
 
   describe('64 workers, 10,000 random transfers over 1,000 accounts, 10% on a hot account', () => {
     const WORKERS = 64;
-    // The contention comes from the 64 requests in flight, whatever the count; 20,000 took 86 s
-    // of a CI run over its time budget, this half (docs/testing-with-openibs.md).
+    // The contention comes from the 64 requests in flight, whatever the count: 20,000 took 86 s
+    // of a CI run that was over its time budget, so this is half that (docs/testing-with-openibs.md).
     const TRANSFERS = 10_000;
     const CLIENTS = 4;
     const ACCOUNTS_PER_CLIENT = 250;
