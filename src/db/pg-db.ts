@@ -3,10 +3,13 @@ import pg from 'pg';
 import { isDatabaseUnavailable } from './database-unavailable.ts';
 import { type Db, RETRYABLE_SQLSTATES, type SqlParam, sqlState, type Tx } from './db.ts';
 import { multiHostClient, parseMultiHostUrl } from './multi-host.ts';
+import { installFastRowTemplate } from './pg-row-template.ts';
 
 const INT8_OID = 20;
 const INT8_ARRAY_OID = 1016;
 const TRANSACTION_ATTEMPTS_MAX = 5;
+
+installFastRowTemplate();
 
 /** Type parsers local to our pools, so no other pg user in the process is affected. */
 function typeParsers(): pg.CustomTypesConfig {
@@ -14,13 +17,17 @@ function typeParsers(): pg.CustomTypesConfig {
     INT8_ARRAY_OID as Parameters<typeof pg.types.getTypeParser>[0],
     'text',
   );
+  // Made once: pg asks for a column's parser every time a result is described.
+  const parseBigInt = (value: string) => BigInt(value);
+  const parseBigInts = (value: string) =>
+    (parseBigIntArray(value) as string[]).map((item) => BigInt(item));
   return {
     getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
       if (oid === INT8_OID) {
-        return (value: string) => BigInt(value);
+        return parseBigInt;
       }
       if (oid === INT8_ARRAY_OID) {
-        return (value: string) => (parseBigIntArray(value) as string[]).map((item) => BigInt(item));
+        return parseBigInts;
       }
       return pg.types.getTypeParser(oid, format ?? 'text');
     }) as pg.CustomTypesConfig['getTypeParser'],
