@@ -4,14 +4,14 @@ import pg from 'pg';
 interface FieldDescription {
   readonly name: string;
   readonly dataTypeID: number;
-  readonly format?: string;
+  readonly format?: 'text' | 'binary';
 }
 
 /** What `addFields` reads and writes on pg's `Result` (lib/result.js, pg 8.21 to 8.23). */
 interface ResultInternals {
   fields: readonly FieldDescription[];
   _parsers: unknown[];
-  _types?: { getTypeParser(oid: number, format: string): unknown };
+  _types?: { getTypeParser(oid: number, format: 'text' | 'binary'): unknown };
   _prebuiltEmptyResultObject: Record<string, null>;
 }
 
@@ -24,6 +24,11 @@ const resultPrototype = pg.Result.prototype as unknown as {
 
 /** pg's own `addFields`, kept for the test that holds ours to the same rows. */
 export const pgAddFields: AddFields = resultPrototype.addFields;
+
+/** The `addFields` pg's results use now: ours once installed. */
+export function currentAddFields(): AddFields {
+  return resultPrototype.addFields;
+}
 
 /**
  * The empty row every row of a result is copied from, and the column parsers: what pg's
