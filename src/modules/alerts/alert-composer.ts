@@ -166,19 +166,26 @@ export function createAlertComposer(deps: AlertComposerDeps) {
       const holdReferences = await ledger.findHoldReferences(tx, holdIds);
       const accounts = await findAccountsByIds(tx, [...new Set(notices.map((n) => n.accountId))]);
       const contacts = await findHolderContacts(tx, [...accounts.values()]);
+      const entriesByAccount = byAccount(entries);
       const messages = notices.flatMap((notice) => {
         const account = accounts.get(notice.accountId);
         const holder = contacts.get(notice.accountId);
         if (account === undefined || holder === undefined) {
           return [];
         }
+        // Only the channels the holder can be reached on are written: most notices of an
+        // account without contacts (the sandbox's, a business's other accounts) need none.
+        const channels = {
+          email: notice.channels.email && holder.email !== null,
+          sms: notice.channels.sms && holder.phone !== null,
+        };
+        if (!channels.email && !channels.sms) {
+          return [];
+        }
         const values = alertValues({
           notice,
-          entries: entries.filter(
-            (e) =>
-              e.accountId === notice.accountId &&
-              e.seq >= (notice.firstSeq ?? 0n) &&
-              e.seq <= (notice.lastSeq ?? -1n),
+          entries: (entriesByAccount.get(notice.accountId) ?? []).filter(
+            (e) => e.seq >= (notice.firstSeq ?? 0n) && e.seq <= (notice.lastSeq ?? -1n),
           ),
           holdReference: holdReferences.get(notice.sourceId),
           account,
@@ -188,7 +195,7 @@ export function createAlertComposer(deps: AlertComposerDeps) {
           key: `${notice.kind}:${notice.sourceId}:${notice.accountId}`,
           account,
           contacts: holder,
-          content: renderContent(deps.templates, values, notice.channels),
+          content: renderContent(deps.templates, values, channels),
           at: notice.createdAt,
         });
       });
@@ -202,4 +209,18 @@ export function createAlertComposer(deps: AlertComposerDeps) {
   }
 
   return { composeBatch };
+}
+
+/** The notices' entries by account, read once (each notice takes its account's). */
+function byAccount<Entry extends { readonly accountId: string }>(entries: readonly Entry[]) {
+  const grouped = new Map<string, Entry[]>();
+  for (const entry of entries) {
+    const list = grouped.get(entry.accountId);
+    if (list === undefined) {
+      grouped.set(entry.accountId, [entry]);
+    } else {
+      list.push(entry);
+    }
+  }
+  return grouped;
 }

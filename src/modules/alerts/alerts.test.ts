@@ -187,6 +187,39 @@ describe('customer alerts', { timeout: 120_000 }, () => {
     assert.equal(Number(row?.count), 0);
   });
 
+  it('a holder is written to only where it can be reached; its notices are used up all the same', async () => {
+    await start();
+    // The factory's client has no email on record: its main account's holder has no contacts.
+    const { client, headers } = await signedIn();
+    await sandboxCredit(testApp.app, client.mainAccountNumber, 50_000);
+    const textsOnly = await openSubAccount(testApp.app, headers, client.mainAccountNumber, {
+      phoneNumber: '+2348037654321',
+    });
+    // A holder recorded without an email (accounts opened before email was required).
+    await testApp.db.query('UPDATE accounts SET email_address = NULL WHERE id = $1', [
+      textsOnly._id,
+    ]);
+    await settings(headers, textsOnly._id, { emailNotification: true, smsNotification: true });
+    const sent = await sendTransfer(testApp.app, headers, {
+      debitAccountNumber: client.mainAccountNumber,
+      beneficiaryBankCode: BANK_CODE,
+      beneficiaryAccountNumber: textsOnly.accountNumber,
+      amount: 700,
+    });
+    assert.equal(sent.statusCode, 200, sent.body);
+    await drain();
+
+    assert.equal(receiver.received.length, 0, 'no email: neither holder has an address');
+    const messages = await testApp.db.query<{ account_id: string; channel: string }>(
+      'SELECT account_id, channel FROM alert_messages ORDER BY channel',
+    );
+    assert.deepEqual(messages, [{ account_id: textsOnly._id, channel: 'sms' }]);
+    const [left] = await testApp.db.query<{ count: number }>(
+      'SELECT count(*)::int AS count FROM ledger_notices',
+    );
+    assert.equal(Number(left?.count), 0);
+  });
+
   it('a receiver that fails (4xx) then recovers gets each message once', async () => {
     await start();
     const { client } = await signedIn();
