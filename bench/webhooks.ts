@@ -38,8 +38,14 @@ export interface WebhookBenchResult {
   readonly events: number;
   readonly credits: number;
   readonly rawPostsPerSecond: number;
+  /** Rounds the worker runs at once by default (WEBHOOK_ROUNDS_IN_FLIGHT). */
+  readonly roundsInFlight: number;
+  /** The worker as configured by default: `roundsInFlight` rounds at once. */
   readonly deliveredPerSecond: number;
   readonly deliveryRatio: number;
+  /** One round at a time (WEBHOOK_ROUNDS_IN_FLIGHT=1), in the same rounds. */
+  readonly deliveredOneRoundPerSecond: number;
+  readonly deliveryRatioOneRound: number;
   readonly ledgerPostsPerSecond: number;
   readonly creditsPerSecond: number;
   readonly creditCostRatio: number;
@@ -65,14 +71,22 @@ export async function runWebhookBench(options: {
     // event is updated, and without it the worker's claims read every dead version the earlier
     // rounds left (the delivery rate fell round after round: docs/benchmarks.md, "Webhooks").
     const vacuum = await BenchVacuum.open(database.serverEnv.DATABASE_URL, options.vacuum);
-    const rounds: Omit<WebhookBenchResult, 'database' | 'events' | 'credits'>[] = [];
+    const rounds: Omit<WebhookBenchResult, 'database' | 'events' | 'credits' | 'roundsInFlight'>[] =
+      [];
     // Untimed, once: the first round's raw POSTs ran at half the later rounds' rate (the sender
     // and the receiver not yet compiled), which made that round's delivery ratio the highest.
     await rawPostRate(receiver.url, events);
-    await deliveryRate(db, client.id, events, vacuum);
+    await deliveryRate(db, client.id, events, vacuum, config.webhooks.roundsInFlight);
     for (let round = 0; round < options.rounds; round += 1) {
       const raw = await rawPostRate(receiver.url, events);
-      const delivered = await deliveryRate(db, client.id, events, vacuum);
+      // Both ways in every round, which goes first alternating.
+      const ways = [config.webhooks.roundsInFlight, 1];
+      const [first, second] = round % 2 === 0 ? ways : [...ways].reverse();
+      const rates = new Map<number | undefined, number>();
+      rates.set(first, await deliveryRate(db, client.id, events, vacuum, first ?? 1));
+      rates.set(second, await deliveryRate(db, client.id, events, vacuum, second ?? 1));
+      const delivered = rates.get(config.webhooks.roundsInFlight) ?? 0;
+      const oneRound = rates.get(1) ?? 0;
       await vacuum?.run();
       const posts = await ledgerPostRate(db, mainAccount.id, credits);
       await vacuum?.run();
@@ -81,6 +95,8 @@ export async function runWebhookBench(options: {
         rawPostsPerSecond: raw,
         deliveredPerSecond: delivered,
         deliveryRatio: delivered / raw,
+        deliveredOneRoundPerSecond: oneRound,
+        deliveryRatioOneRound: oneRound / raw,
         ledgerPostsPerSecond: posts,
         creditsPerSecond: full,
         creditCostRatio: full / posts,
@@ -94,9 +110,12 @@ export async function runWebhookBench(options: {
       database: database.kind,
       events,
       credits,
+      roundsInFlight: config.webhooks.roundsInFlight,
       rawPostsPerSecond: pick('rawPostsPerSecond'),
       deliveredPerSecond: pick('deliveredPerSecond'),
       deliveryRatio: pick('deliveryRatio'),
+      deliveredOneRoundPerSecond: pick('deliveredOneRoundPerSecond'),
+      deliveryRatioOneRound: pick('deliveryRatioOneRound'),
       ledgerPostsPerSecond: pick('ledgerPostsPerSecond'),
       creditsPerSecond: pick('creditsPerSecond'),
       creditCostRatio: pick('creditCostRatio'),
@@ -133,12 +152,16 @@ async function rawPostRate(url: string, count: number): Promise<number> {
   return count / seconds;
 }
 
-/** Enqueues `count` events (untimed), then times one worker draining them. */
+/**
+ * Enqueues `count` events (untimed), then times one worker draining them with `roundsInFlight`
+ * rounds at once, as its started loops run them.
+ */
 async function deliveryRate(
   db: Db,
   clientId: string,
   count: number,
   vacuum: BenchVacuum | undefined,
+  roundsInFlight: number,
 ): Promise<number> {
   for (let index = 0; index < count; index += 50) {
     await db.transaction(async (tx) => {
@@ -164,13 +187,16 @@ async function deliveryRate(
   });
   const started = performance.now();
   let delivered = 0;
-  while (delivered < count) {
-    const claimed = await worker.runOnce();
-    if (claimed === 0) {
-      break;
+  const loop = async () => {
+    for (;;) {
+      const claimed = await worker.runOnce();
+      if (claimed === 0) {
+        return;
+      }
+      delivered += claimed;
     }
-    delivered += claimed;
-  }
+  };
+  await Promise.all(Array.from({ length: roundsInFlight }, loop));
   const seconds = (performance.now() - started) / 1000;
   sender.close();
   return delivered / seconds;
@@ -247,9 +273,14 @@ export function renderWebhookTable(result: WebhookBenchResult): string {
   const rows = [
     ['raw POSTs to the receiver (baseline)', result.rawPostsPerSecond.toFixed(0), '1.00'],
     [
-      'events delivered by the worker',
+      `events delivered by the worker (${result.roundsInFlight} rounds in flight)`,
       result.deliveredPerSecond.toFixed(0),
       result.deliveryRatio.toFixed(2),
+    ],
+    [
+      'events delivered, one round at a time',
+      result.deliveredOneRoundPerSecond.toFixed(0),
+      result.deliveryRatioOneRound.toFixed(2),
     ],
     [
       'credit journals through the ledger alone (baseline)',

@@ -157,6 +157,8 @@ export interface WebhookConfig {
   readonly retryScheduleSeconds: readonly number[];
   readonly pollIntervalMs: number;
   readonly batchSize: number;
+  /** Rounds a worker runs at once: the next claims and sends while one waits (default 2). */
+  readonly roundsInFlight: number;
   readonly requireHttps: boolean;
   readonly allowLoopback: boolean;
   readonly allowPrivateNetworks: boolean;
@@ -334,6 +336,7 @@ function readWebhookConfig(read: EnvReader, production: boolean): WebhookConfig 
       max: 60_000,
     }),
     batchSize: readEnvInt(read, 'WEBHOOK_BATCH_SIZE', { fallback: 32, min: 1, max: 500 }),
+    roundsInFlight: readEnvInt(read, 'WEBHOOK_ROUNDS_IN_FLIGHT', { fallback: 2, min: 1, max: 8 }),
     requireHttps: readEnvBoolean(read, 'WEBHOOK_REQUIRE_HTTPS', production),
     allowLoopback: readEnvBoolean(read, 'WEBHOOK_ALLOW_LOOPBACK', !production),
     allowPrivateNetworks: readEnvBoolean(read, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),

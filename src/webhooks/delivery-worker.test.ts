@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import {
@@ -280,6 +282,68 @@ describe('webhook delivery', () => {
     await testApp.services.webhookService.replay(client.ibsClientId, event.id);
     await worker.runOnce();
     assert.equal((await eventOf(transfer._id)).status, 'delivered');
+  });
+
+  it('runs two rounds at once: the second claims and sends while the first waits', async () => {
+    // A receiver that answers once four requests are open at once (or after 2 s each): with
+    // rounds of two events, only two rounds in flight ever have four open.
+    const open: ServerResponse[] = [];
+    let mostOpen = 0;
+    const answerAll = () => {
+      for (const response of open.splice(0)) {
+        response.writeHead(200).end();
+      }
+    };
+    const slow = createServer((request, response) => {
+      request.resume();
+      open.push(response);
+      mostOpen = Math.max(mostOpen, open.length);
+      if (open.length >= 4) {
+        answerAll();
+      } else {
+        setTimeout(answerAll, 2_000).unref();
+      }
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    await setWebhookUrl(`http://127.0.0.1:${(slow.address() as AddressInfo).port}/hooks`);
+    for (const amount of [81, 82, 83, 84]) {
+      await sandboxCredit(testApp.app, client.mainAccountNumber, amount);
+    }
+    const twoRounds = createDeliveryWorker({
+      db: testApp.db,
+      clock: testApp.clock,
+      sender,
+      retryScheduleSeconds: DEFAULT_RETRY_SCHEDULE_SECONDS,
+      timeoutMs: 5_000,
+      batchSize: 2,
+      pollIntervalMs: 10,
+      roundsInFlight: 2,
+    });
+    try {
+      twoRounds.start();
+      const deadline = Date.now() + 10_000;
+      let delivered = 0;
+      while (delivered < 4 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        const [row] = await testApp.db.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM webhook_events WHERE client_id = $1 AND status = 'delivered'",
+          [client.ibsClientId],
+        );
+        delivered = Number(row?.n);
+      }
+      assert.equal(delivered, 4);
+      assert.equal(mostOpen, 4, 'both rounds had their sends open at once');
+      const attempts = await testApp.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM webhook_attempts a JOIN webhook_events e ON e.id = a.event_id
+          WHERE e.client_id = $1`,
+        [client.ibsClientId],
+      );
+      assert.equal(Number(attempts[0]?.n), 4, 'each event attempted once');
+    } finally {
+      await twoRounds.stop();
+      slow.closeAllConnections();
+      await new Promise((resolve) => slow.close(resolve));
+    }
   });
 
   it('signs with the old and the new secret during a rotation', async () => {

@@ -30,6 +30,12 @@ export interface DeliveryWorkerDeps {
   readonly batchSize: number;
   readonly pollIntervalMs: number;
   /**
+   * How many rounds run at once once started (default 1): while one round waits for its slowest
+   * receiver or records its attempts, the next claims and sends. Rounds claim disjoint events
+   * (FOR UPDATE SKIP LOCKED), as workers in several processes do.
+   */
+  readonly roundsInFlight?: number;
+  /**
    * The sandbox's inbox: every attempt is also recorded with the exact body and headers (signed
    * even when there is no URL to send them to) and the answer. Off in production.
    */
@@ -135,8 +141,25 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
     });
   }
 
-  const loop = createPollLoop(runOnce, deps);
-  return { runOnce, start: loop.start, stop: loop.stop, wake: loop.wake };
+  const loops = Array.from({ length: Math.max(1, deps.roundsInFlight ?? 1) }, () =>
+    createPollLoop(runOnce, deps),
+  );
+  return {
+    runOnce,
+    start(): void {
+      for (const loop of loops) {
+        loop.start();
+      }
+    },
+    /** Lets the rounds in progress finish, then stops. */
+    async stop(): Promise<void> {
+      await Promise.all(loops.map((loop) => loop.stop()));
+    },
+    /** A round of every loop now; answers once those rounds have finished. */
+    async wake(): Promise<void> {
+      await Promise.all(loops.map((loop) => loop.wake()));
+    },
+  };
 }
 
 interface MadeAttempt {

@@ -53,6 +53,7 @@ function createDeliveries({
     timeoutMs: config.webhooks.timeoutMs,
     batchSize: config.webhooks.batchSize,
     pollIntervalMs: config.webhooks.pollIntervalMs,
+    roundsInFlight: config.webhooks.roundsInFlight,
     // The sandbox keeps what each attempt sent and got (GET /admin/sandbox/webhooks).
     inbox: config.ibsEnv === 'sandbox',
     fence: services.deliveryFence,
