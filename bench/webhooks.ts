@@ -79,14 +79,11 @@ export async function runWebhookBench(options: {
     await deliveryRate(db, client.id, events, vacuum, config.webhooks.roundsInFlight);
     for (let round = 0; round < options.rounds; round += 1) {
       const raw = await rawPostRate(receiver.url, events);
-      // Both ways in every round, which goes first alternating.
-      const ways = [config.webhooks.roundsInFlight, 1];
-      const [first, second] = round % 2 === 0 ? ways : [...ways].reverse();
-      const rates = new Map<number | undefined, number>();
-      rates.set(first, await deliveryRate(db, client.id, events, vacuum, first ?? 1));
-      rates.set(second, await deliveryRate(db, client.id, events, vacuum, second ?? 1));
-      const delivered = rates.get(config.webhooks.roundsInFlight) ?? 0;
-      const oneRound = rates.get(1) ?? 0;
+      const { delivered, oneRound } = await deliveryRates(
+        (roundsInFlight) => deliveryRate(db, client.id, events, vacuum, roundsInFlight),
+        config.webhooks.roundsInFlight,
+        round,
+      );
       await vacuum?.run();
       const posts = await ledgerPostRate(db, mainAccount.id, credits);
       await vacuum?.run();
@@ -150,6 +147,20 @@ async function rawPostRate(url: string, count: number): Promise<number> {
   const seconds = (performance.now() - started) / 1000;
   sender.close();
   return count / seconds;
+}
+
+/** The worker's rate as configured and with one round at a time, which first alternating. */
+async function deliveryRates(
+  rate: (roundsInFlight: number) => Promise<number>,
+  configured: number,
+  round: number,
+) {
+  const ways = round % 2 === 0 ? [configured, 1] : [1, configured];
+  const rates = new Map<number, number>();
+  for (const roundsInFlight of ways) {
+    rates.set(roundsInFlight, await rate(roundsInFlight));
+  }
+  return { delivered: rates.get(configured) ?? 0, oneRound: rates.get(1) ?? 0 };
 }
 
 /**
