@@ -28,6 +28,8 @@ export interface Config {
   readonly host: string;
   readonly databaseUrl: string | undefined;
   readonly databasePoolSize: number;
+  /** Seconds an unused PostgreSQL connection stays open; 0: for the process's life. */
+  readonly databasePoolIdleSeconds: number;
   /**
    * The most money movements of one kind waiting for a batch in this process; the next is
    * refused with 503 SERVER_BUSY before anything of it is done (db/group-commit.ts).
@@ -190,6 +192,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: readEnvString(read, 'HOST', { fallback: '127.0.0.1' }) ?? '127.0.0.1',
     databaseUrl: readEnvString(read, 'DATABASE_URL', { required: production }),
     databasePoolSize: readEnvInt(read, 'DATABASE_POOL_SIZE', { fallback: 10, min: 1, max: 200 }),
+    databasePoolIdleSeconds: readEnvInt(read, 'DATABASE_POOL_IDLE_SECONDS', {
+      fallback: 0,
+      min: 0,
+      max: 86_400,
+    }),
     groupCommitMaxWaiting: readEnvInt(read, 'GROUP_COMMIT_MAX_WAITING', {
       fallback: 5_000,
       min: 1,

@@ -17,6 +17,7 @@ export async function createDb(config: Config, options: CreateDbOptions = {}): P
     return createPgDb({
       connectionString: config.databaseUrl,
       poolSize: config.databasePoolSize,
+      idleConnectionSeconds: config.databasePoolIdleSeconds,
       ...(options.onConnectionError === undefined
         ? {}
         : { onConnectionError: options.onConnectionError }),

@@ -37,6 +37,13 @@ function typeParsers(): pg.CustomTypesConfig {
 export interface PgDbOptions {
   readonly connectionString: string;
   readonly poolSize: number;
+  /**
+   * Seconds an unused pooled connection stays open; 0 (the default): until the pool closes.
+   * A fresh connection starts with nothing cached (each named statement and each PL/pgSQL
+   * function is parsed and planned again on it), so closing idle ones makes every burst of
+   * traffic after a quiet spell pay that again; the pool is bounded by poolSize either way.
+   */
+  readonly idleConnectionSeconds?: number;
   readonly applicationName?: string;
   /** How long opening one connection may take before it fails (default 5 s). */
   readonly connectTimeoutMs?: number;
@@ -97,6 +104,8 @@ function createPool(options: PgDbOptions): pg.Pool {
   const pool = new pg.Pool({
     connectionString: multiHost?.hosts[0]?.url ?? options.connectionString,
     max: options.poolSize,
+    // 0 sets no idle timer at all (pg-pool's default would close a connection after 10 s).
+    idleTimeoutMillis: (options.idleConnectionSeconds ?? 0) * 1000,
     types: typeParsers(),
     application_name: options.applicationName ?? 'openibs',
     keepAlive: true,
