@@ -157,12 +157,13 @@ function refuseMemoryOutsideSandbox(config: Config, memory: boolean): void {
 /**
  * Requests are logged without their credentials (headers, query values) or bodies, to standard
  * output: written in the background unless LOG_SYNC (pino flushes what is left when the process
- * exits).
+ * exits). The request's serializer is what keeps them out: it writes only the fields it names, so
+ * no header or body ever reaches the line. (pino's `redact` paths for them, kept here before,
+ * could never match, and copied every request's line to look: ~5 % of a read's CPU.)
  */
 function defaultLogger(config: Config): FastifyServerOptions['logger'] {
   return {
     level: config.logLevel,
-    redact: ['req.headers.authorization', 'req.headers.clientid', 'req.body'],
     serializers: { req: requestForLog },
     stream: pino.destination({ dest: 1, sync: config.logSync }),
   };

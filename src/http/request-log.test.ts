@@ -41,12 +41,22 @@ describe('OneLineRequestLog', () => {
       logController: new OneLineRequestLog(),
     });
     app.get('/accounts/:id', async () => ({ ok: true }));
+    app.post('/transfers', async () => ({ ok: true }));
     if (onResponseFails) {
       app.addHook('onResponse', async () => {
         throw new Error('metrics store unavailable');
       });
     }
-    await app.inject({ method: 'GET', url });
+    await app.inject(
+      url === '/transfers'
+        ? {
+            method: 'POST',
+            url,
+            headers: { authorization: 'Bearer secret-token', clientid: 'secret-client' },
+            payload: { pin: 'secret-pin' },
+          }
+        : { method: 'GET', url },
+    );
     await app.close();
     return lines;
   }
@@ -59,6 +69,16 @@ describe('OneLineRequestLog', () => {
     assert.equal(line.req.url, '/accounts/a1?access_token=%5Bredacted%5D');
     assert.equal(line.res.statusCode, 200);
     assert.equal(typeof line.responseTime, 'number');
+  });
+
+  it('writes only the fields it names of a request: no header, no body', async () => {
+    // The serializer is the only guard (no pino redact paths behind it): src/start.ts.
+    const lines = await logged('/transfers');
+    assert.equal(lines.length, 1);
+    const [line] = lines as [Line];
+    // (An injected request has no remote port: JSON leaves the undefined field out.)
+    assert.deepEqual(Object.keys(line.req).sort(), ['host', 'method', 'remoteAddress', 'url']);
+    assert.doesNotMatch(JSON.stringify(line), /secret/);
   });
 
   it('writes one line for a path no route serves, not a second "route not found"', async () => {
