@@ -3,6 +3,7 @@ import pg from 'pg';
 import { isDatabaseUnavailable } from './database-unavailable.ts';
 import { type Db, RETRYABLE_SQLSTATES, type SqlParam, sqlState, type Tx } from './db.ts';
 import { multiHostClient, parseMultiHostUrl } from './multi-host.ts';
+import { installPlainQueryCopy, PLAIN_QUERY } from './pg-query-config.ts';
 import { installFastRowTemplate } from './pg-row-template.ts';
 
 const INT8_OID = 20;
@@ -10,6 +11,7 @@ const INT8_ARRAY_OID = 1016;
 const TRANSACTION_ATTEMPTS_MAX = 5;
 
 installFastRowTemplate();
+installPlainQueryCopy();
 
 /** Type parsers local to our pools, so no other pg user in the process is affected. */
 function typeParsers(): pg.CustomTypesConfig {
@@ -136,7 +138,8 @@ async function runQuery<Row>(
     name: statementName(sql),
     text: sql,
     values: params as unknown[] | undefined,
-  });
+    [PLAIN_QUERY]: true,
+  } as pg.QueryConfig);
   return result.rows as Row[];
 }
 

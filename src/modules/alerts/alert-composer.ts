@@ -160,28 +160,20 @@ export function createAlertComposer(deps: AlertComposerDeps) {
       if (notices.length === 0) {
         return 0;
       }
-      const holdIds = notices.filter((n) => n.kind !== 'entry').map((n) => n.sourceId);
-      // One after another: a transaction is one session.
-      const entries = await ledger.findNoticeEntries(tx, notices);
-      const holdReferences = await ledger.findHoldReferences(tx, holdIds);
+      // One after another: a transaction is one session. The holders first: only the notices
+      // of a holder who can be reached on one of its channels need their entries read (most
+      // in the sandbox, and a business's other accounts, have no contact at all).
       const accounts = await findAccountsByIds(tx, [...new Set(notices.map((n) => n.accountId))]);
       const contacts = await findHolderContacts(tx, [...accounts.values()]);
+      const reachable = reachableNotices(notices, accounts, contacts);
+      const told = reachable.map(({ notice }) => notice);
+      const entries = await ledger.findNoticeEntries(tx, told);
+      const holdReferences = await ledger.findHoldReferences(
+        tx,
+        told.filter((n) => n.kind !== 'entry').map((n) => n.sourceId),
+      );
       const entriesByAccount = byAccount(entries);
-      const messages = notices.flatMap((notice) => {
-        const account = accounts.get(notice.accountId);
-        const holder = contacts.get(notice.accountId);
-        if (account === undefined || holder === undefined) {
-          return [];
-        }
-        // Only the channels the holder can be reached on are written: most notices of an
-        // account without contacts (the sandbox's, a business's other accounts) need none.
-        const channels = {
-          email: notice.channels.email && holder.email !== null,
-          sms: notice.channels.sms && holder.phone !== null,
-        };
-        if (!channels.email && !channels.sms) {
-          return [];
-        }
+      const messages = reachable.flatMap(({ notice, account, holder, channels }) => {
         const values = alertValues({
           notice,
           entries: (entriesByAccount.get(notice.accountId) ?? []).filter(
@@ -209,6 +201,29 @@ export function createAlertComposer(deps: AlertComposerDeps) {
   }
 
   return { composeBatch };
+}
+
+/**
+ * The notices whose holder can be reached, each with the channels it is written on: only those
+ * the notice asks for and the holder has an address on.
+ */
+function reachableNotices(
+  notices: readonly ledger.LedgerNotice[],
+  accounts: ReadonlyMap<string, Account>,
+  contacts: ReadonlyMap<string, HolderContacts>,
+) {
+  return notices.flatMap((notice) => {
+    const account = accounts.get(notice.accountId);
+    const holder = contacts.get(notice.accountId);
+    if (account === undefined || holder === undefined) {
+      return [];
+    }
+    const channels = {
+      email: notice.channels.email && holder.email !== null,
+      sms: notice.channels.sms && holder.phone !== null,
+    };
+    return channels.email || channels.sms ? [{ notice, account, holder, channels }] : [];
+  });
 }
 
 /** The notices' entries by account, read once (each notice takes its account's). */
