@@ -23,9 +23,9 @@ export function currentNormalizeQueryConfig(): Normalize {
  * later, 8.23.1 at least) copies every query object it is given through
  * `Object.defineProperties(Object.create(proto), Object.getOwnPropertyDescriptors(config))`, so a
  * caller's class instance keeps its accessors; for a plain object of three data properties that
- * costs ~2.5 µs a query (a spread: 0.04 µs), on every query the server makes
- * (docs/benchmarks.md, "As deployed", 2026-11-30). The objects pg-db.ts makes are literals of
- * data properties, so a spread copies all they have; any other object goes to pg's own copy.
+ * costs ~2.5 µs a query (a spread: 0.04 µs), on every query the server makes (docs/benchmarks.md,
+ * "As deployed", 2026-11-29, evening). The objects pg-db.ts makes are literals of data
+ * properties, so a spread copies all they have; any other object goes to pg's own copy.
  */
 function normalizeQueryConfig(config: unknown, values?: unknown, callback?: unknown): unknown {
   if (typeof config !== 'object' || config === null || !(PLAIN_QUERY in config)) {

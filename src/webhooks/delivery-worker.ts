@@ -19,6 +19,7 @@ import {
 import type { WebhookEventStatus } from './event-types.ts';
 import type { SendResult, WebhookSender } from './http-sender.ts';
 import { type InboxEntry, recordInboxEntries } from './inbox-repository.ts';
+import { createInboxTrimSchedule } from './inbox-trim.ts';
 import { newWebhookSecret, signatureHeader } from './signer.ts';
 
 export interface DeliveryWorkerDeps {
@@ -62,6 +63,7 @@ const LOCK_MARGIN_MS = 30_000;
 export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
   const fence = deps.fence ?? createDeliveryFence();
   const claimSeconds = (deps.timeoutMs + LOCK_MARGIN_MS) / 1000;
+  const inboxTrims = createInboxTrimSchedule();
 
   async function runOnce(): Promise<number> {
     // Read before the claim: a reset that starts after this stops every send of the round.
@@ -133,11 +135,8 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
     }
     await deps.db.transaction(async (tx) => {
       const recorded = await recordAttempts(tx, outcomes);
-      const kept = made.filter(({ outcome }) => recorded.has(outcome.eventId));
-      await recordInboxEntries(
-        tx,
-        kept.map(({ inbox }) => inbox),
-      );
+      const kept = made.filter(({ outcome }) => recorded.has(outcome.eventId)).map((m) => m.inbox);
+      await recordInboxEntries(tx, kept, inboxTrims.due(kept));
     });
   }
 

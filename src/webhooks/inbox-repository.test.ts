@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestDb, type TestDb } from '../../test/test-db.ts';
 import { INBOX_KEEP_PER_CLIENT, listInboxEntries, recordInboxEntries } from './inbox-repository.ts';
+import { createInboxTrimSchedule, INBOX_TRIM_EVERY } from './inbox-trim.ts';
 
 describe('the webhook inbox stays bounded', () => {
   let testDb: TestDb;
@@ -77,5 +78,46 @@ describe('the webhook inbox stays bounded', () => {
     ]);
     const other = await listInboxEntries(db, { clientId: 'client-d', offset: 0, limit: 1 });
     assert.equal(other.total, 1);
+  });
+  it('trims only the clients it is told to, when told', async () => {
+    const { db } = testDb;
+    for (const clientId of ['client-e', 'client-f']) {
+      await db.query(
+        `INSERT INTO webhook_inbox (event_id, attempt, client_id, type, request_headers,
+            request_body, attempted_at)
+         SELECT 'msg_' || n, n, $2, 'transfer', '{}', '{}', now()
+           FROM generate_series(1, $1::int) AS n`,
+        [INBOX_KEEP_PER_CLIENT, clientId],
+      );
+    }
+    const round = [entry('client-e', 0), entry('client-f', 0)];
+    await recordInboxEntries(db, round, ['client-e']);
+    const total = async (clientId: string) =>
+      (await listInboxEntries(db, { clientId, offset: 0, limit: 1 })).total;
+    assert.equal(await total('client-e'), INBOX_KEEP_PER_CLIENT);
+    assert.equal(await total('client-f'), INBOX_KEEP_PER_CLIENT + 1, 'left for a later trim');
+    await recordInboxEntries(db, [entry('client-f', 0)], []);
+    assert.equal(await total('client-f'), INBOX_KEEP_PER_CLIENT + 2, 'no trim at all');
+  });
+});
+
+describe("the worker's inbox trims", () => {
+  const of = (clientId: string, count: number) =>
+    Array.from({ length: count }, () => ({ clientId }));
+
+  it(`trims a client once every ${INBOX_TRIM_EVERY} of its entries, each client on its own count`, () => {
+    const schedule = createInboxTrimSchedule();
+    assert.deepEqual(schedule.due([...of('a', INBOX_TRIM_EVERY - 1), ...of('b', 1)]), []);
+    assert.deepEqual(schedule.due([...of('a', 1), ...of('b', 1)]), ['a']);
+    assert.deepEqual(schedule.due(of('a', INBOX_TRIM_EVERY - 1)), [], 'its count starts again');
+    assert.deepEqual(schedule.due(of('b', INBOX_TRIM_EVERY - 2)), ['b']);
+    assert.deepEqual(schedule.due([...of('a', 1), ...of('c', 250)]), ['a', 'c']);
+  });
+
+  it('counts a bounded number of clients: past it, every counted one is trimmed', () => {
+    const schedule = createInboxTrimSchedule(100, 3);
+    assert.deepEqual(schedule.due([...of('a', 1), ...of('b', 1), ...of('c', 1)]), []);
+    assert.deepEqual(schedule.due(of('d', 1)).sort(), ['a', 'b', 'c', 'd']);
+    assert.deepEqual(schedule.due(of('a', 1)), [], 'counted afresh');
   });
 });

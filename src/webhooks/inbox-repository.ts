@@ -42,14 +42,17 @@ const COLUMNS = `id, event_id, attempt, client_id, type, url, request_headers, r
   response_status, response_body, error, attempted_at`;
 
 /**
- * Records a round's attempts, then lets go of each of their clients' entries beyond the newest
- * INBOX_KEEP_PER_CLIENT: one trim per client per round. Trimming with every entry made each
- * concurrent attempt of a busy client delete the same oldest rows, one waiting on the other's
- * row locks (docs/benchmarks.md). Run both in one transaction, so one commit covers the round.
+ * Records a round's attempts, then lets go of the named clients' entries beyond the newest
+ * INBOX_KEEP_PER_CLIENT (each of the round's clients unless told which: the worker trims a client
+ * only every so many entries, inbox-trim.ts). One trim per client per round: trimming with every
+ * entry made each concurrent attempt of a busy client delete the same oldest rows, one waiting on
+ * the other's row locks (docs/benchmarks.md). Run both in one transaction, so one commit covers
+ * the round.
  */
 export async function recordInboxEntries(
   db: Queryable,
   entries: readonly Omit<InboxEntry, 'id'>[],
+  trimClients: readonly string[] = [...new Set(entries.map((entry) => entry.clientId))],
 ): Promise<void> {
   if (entries.length === 0) {
     return;
@@ -64,7 +67,9 @@ export async function recordInboxEntries(
            response_body text, error text, attempted_at timestamptz)`,
     [JSON.stringify(entries.map(inboxRow))],
   );
-  const clients = [...new Set(entries.map((entry) => entry.clientId))];
+  if (trimClients.length === 0) {
+    return;
+  }
   // SKIP LOCKED: another worker trimming the same clients at once deletes those rows itself;
   // waiting for it instead let two workers' rounds of several clients deadlock.
   await db.query(
@@ -76,7 +81,7 @@ export async function recordInboxEntries(
                  FROM unnest($1::text[]) AS c(client_id)) k
            ON w.client_id = k.client_id AND w.id < k.oldest_kept
           FOR UPDATE OF w SKIP LOCKED)`,
-    [clients, INBOX_KEEP_PER_CLIENT - 1],
+    [trimClients, INBOX_KEEP_PER_CLIENT - 1],
   );
 }
 
