@@ -51,7 +51,8 @@ export async function startServer(
     env,
     // What `npm start` runs: node --import tsx. With gc() exposed, which changes nothing until
     // called: the export part collects the heap before each measurement (statement-exports.ts).
-    execArgv: ['--import', 'tsx', '--expose-gc'],
+    // BENCH_NODE_FLAGS (a --variant's setting) adds node or V8 flags NODE_OPTIONS refuses.
+    execArgv: ['--import', 'tsx', '--expose-gc', ...nodeFlags(env)],
     // Structured clone, so bigint and Date survive the channel.
     serialization: 'advanced',
     stdio: ['ignore', stdout, 'inherit', 'ipc'],
@@ -132,4 +133,9 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
     timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Extra flags for one server's node, from its BENCH_NODE_FLAGS (space-separated). */
+function nodeFlags(env: NodeJS.ProcessEnv): string[] {
+  return (env.BENCH_NODE_FLAGS ?? '').split(' ').filter((flag) => flag.startsWith('--'));
 }
