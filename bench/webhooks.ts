@@ -78,12 +78,20 @@ export async function runWebhookBench(options: {
     await rawPostRate(receiver.url, events);
     await deliveryRate(db, client.id, events, vacuum, config.webhooks.roundsInFlight);
     for (let round = 0; round < options.rounds; round += 1) {
-      const raw = await rawPostRate(receiver.url, events);
+      // The raw POSTs take a fifth of a second: alone, one measurement moved 3x between rounds
+      // on a busy machine (docs/benchmarks.md, 2026-11-29, evening). The baseline is the
+      // median of three, before, between and after the two deliveries of the round.
+      const raws = [await rawPostRate(receiver.url, events)];
       const { delivered, oneRound } = await deliveryRates(
-        (roundsInFlight) => deliveryRate(db, client.id, events, vacuum, roundsInFlight),
+        async (roundsInFlight) => {
+          const rate = await deliveryRate(db, client.id, events, vacuum, roundsInFlight);
+          raws.push(await rawPostRate(receiver.url, events));
+          return rate;
+        },
         config.webhooks.roundsInFlight,
         round,
       );
+      const raw = median(raws);
       await vacuum?.run();
       const posts = await ledgerPostRate(db, mainAccount.id, credits);
       await vacuum?.run();
