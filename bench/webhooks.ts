@@ -78,20 +78,11 @@ export async function runWebhookBench(options: {
     await rawPostRate(receiver.url, events);
     await deliveryRate(db, client.id, events, vacuum, config.webhooks.roundsInFlight);
     for (let round = 0; round < options.rounds; round += 1) {
-      // The raw POSTs take a fifth of a second: alone, one measurement moved 3x between rounds
-      // on a busy machine (docs/benchmarks.md, 2026-11-29, evening). The baseline is the
-      // median of three, before, between and after the two deliveries of the round.
-      const raws = [await rawPostRate(receiver.url, events)];
-      const { delivered, oneRound } = await deliveryRates(
-        async (roundsInFlight) => {
-          const rate = await deliveryRate(db, client.id, events, vacuum, roundsInFlight);
-          raws.push(await rawPostRate(receiver.url, events));
-          return rate;
-        },
-        config.webhooks.roundsInFlight,
-        round,
+      const { raw, delivered, oneRound } = await deliveryRound(
+        () => rawPostRate(receiver.url, events),
+        (roundsInFlight) => deliveryRate(db, client.id, events, vacuum, roundsInFlight),
+        { configured: config.webhooks.roundsInFlight, round },
       );
-      const raw = median(raws);
       await vacuum?.run();
       const posts = await ledgerPostRate(db, mainAccount.id, credits);
       await vacuum?.run();
@@ -155,6 +146,30 @@ async function rawPostRate(url: string, count: number): Promise<number> {
   const seconds = (performance.now() - started) / 1000;
   sender.close();
   return count / seconds;
+}
+
+/**
+ * One round's deliveries (as configured and one round at a time) and their baseline. The raw
+ * POSTs take a fifth of a second: alone, one measurement moved 3x between rounds on a busy
+ * machine (docs/benchmarks.md, "Webhooks", 2026-11-29, evening), so the baseline is the median
+ * of three: before, between and after the two deliveries.
+ */
+async function deliveryRound(
+  raw: () => Promise<number>,
+  rate: (roundsInFlight: number) => Promise<number>,
+  ways: { readonly configured: number; readonly round: number },
+) {
+  const raws = [await raw()];
+  const { delivered, oneRound } = await deliveryRates(
+    async (roundsInFlight) => {
+      const delivery = await rate(roundsInFlight);
+      raws.push(await raw());
+      return delivery;
+    },
+    ways.configured,
+    ways.round,
+  );
+  return { raw: median(raws), delivered, oneRound };
 }
 
 /** The worker's rate as configured and with one round at a time, which first alternating. */
