@@ -25,6 +25,12 @@ describe('loadConfig', () => {
     assert.ok(Object.isFrozen(config));
   });
 
+  it('reads DATABASE_POOL_IDLE_SECONDS (default 0: never), refusing what is not a count', () => {
+    assert.equal(loadConfig({}).databasePoolIdleSeconds, 0);
+    assert.equal(loadConfig({ DATABASE_POOL_IDLE_SECONDS: '300' }).databasePoolIdleSeconds, 300);
+    assert.throws(() => loadConfig({ DATABASE_POOL_IDLE_SECONDS: '-1' }), /DATABASE_POOL_IDLE/);
+  });
+
   it('logs at info, in the background unless LOG_SYNC', () => {
     assert.equal(loadConfig({}).logLevel, 'info');
     assert.equal(loadConfig({}).logSync, false);

@@ -2,7 +2,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { onPostgres, TEST_DATABASE_URL } from '../../test/test-db.ts';
-import { loadConfig } from '../config/config.ts';
 import { createPgDb } from './pg-db.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -38,13 +37,5 @@ describe('PostgreSQL pool: unused connections', { skip: !onPostgres && 'PostgreS
     const seen = await backendsAcrossQuiet(1, 1_600);
     assert.equal(seen.openAfterQuiet, 0);
     assert.notEqual(seen.after, seen.before);
-  });
-});
-
-describe('PostgreSQL pool: configuration', () => {
-  it('reads DATABASE_POOL_IDLE_SECONDS (default 0: never), refusing what is not a count', () => {
-    assert.equal(loadConfig({}).databasePoolIdleSeconds, 0);
-    assert.equal(loadConfig({ DATABASE_POOL_IDLE_SECONDS: '300' }).databasePoolIdleSeconds, 300);
-    assert.throws(() => loadConfig({ DATABASE_POOL_IDLE_SECONDS: '-1' }), /DATABASE_POOL_IDLE/);
   });
 });

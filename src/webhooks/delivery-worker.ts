@@ -133,10 +133,13 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
       await recordAttempts(deps.db, outcomes);
       return;
     }
+    // Counted once, outside the transaction: a retried transaction would count the round twice
+    // and could take a due trim from the count without making it.
+    const trims = inboxTrims.due(made.map(({ inbox }) => inbox));
     await deps.db.transaction(async (tx) => {
       const recorded = await recordAttempts(tx, outcomes);
       const kept = made.filter(({ outcome }) => recorded.has(outcome.eventId)).map((m) => m.inbox);
-      await recordInboxEntries(tx, kept, inboxTrims.due(kept));
+      await recordInboxEntries(tx, kept, trims);
     });
   }
 
