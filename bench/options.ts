@@ -48,6 +48,11 @@ export interface BenchOptions {
   /** Where to write a CPU profile of each HTTP row on each server; undefined: none. */
   readonly profileDir: string | undefined;
   /**
+   * With profileDir: profile each round's run of every HTTP row instead of one extra run after
+   * the rounds (a round-to-round difference shows in the profiles of the same run).
+   */
+  readonly profileRounds: boolean;
+  /**
    * VACUUM (ANALYZE) each server's database before every transfer run when the PostgreSQL
    * server's autovacuum is off (bench/vacuum.ts); --no-vacuum: never.
    */
@@ -87,6 +92,8 @@ const USAGE = `Usage: npm run bench -- [options]
   --profile DIR      after the rounds, one more run of each HTTP row on every server
                      with V8's CPU profiler on; DIR/<server>-<row>.cpuprofile
                      (summarize with: npx tsx bench/cpu-profile-top.ts FILE)
+  --profile-rounds   with --profile: profile every round's run of each HTTP row instead
+                     (DIR/<server>-<row>-r<round>.cpuprofile), no extra run
   --no-vacuum        do not VACUUM (ANALYZE) each server's database before every transfer
                      run (by default the bench does, outside the timed part, when the
                      PostgreSQL server runs without autovacuum, as a deployment does not)
@@ -122,6 +129,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     parts: parts(values.parts),
     variants: variants(values.variant ?? []),
     profileDir: values.profile,
+    profileRounds: values['profile-rounds'],
     vacuum: !values['no-vacuum'],
   };
 }
@@ -146,6 +154,7 @@ function parseArgsOrExplain(argv: readonly string[]) {
         parts: { type: 'string' },
         variant: { type: 'string', multiple: true },
         profile: { type: 'string' },
+        'profile-rounds': { type: 'boolean', default: false },
         'no-vacuum': { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },

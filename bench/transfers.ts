@@ -332,7 +332,7 @@ export async function runTransferBench(
       }
       await runRound(servers, round);
     }
-    if (options.profileDir !== undefined) {
+    if (options.profileDir !== undefined && !options.profileRounds) {
       await profileRows(servers, options.profileDir, log);
     }
     log('transfers: checking every answer against the database, then the ledger invariants...');
@@ -407,8 +407,7 @@ async function runRound(servers: readonly ServerUnderTest[], round: number): Pro
     for (const server of serverOrder) {
       const mine = runs.get(server);
       if (mine !== undefined && server.scenarios.includes(scenario)) {
-        const seconds = server.context.options.durationSeconds;
-        mine[scenario.key] = await server.runner.run(scenario, String(round), seconds);
+        mine[scenario.key] = await runInRound(server, scenario, round);
       }
     }
   }
@@ -421,6 +420,25 @@ async function runRound(servers: readonly ServerUnderTest[], round: number): Pro
         rates.join(', '),
     );
   }
+}
+
+/** A row's run in a round; with --profile-rounds, under V8's CPU profiler (HTTP rows). */
+async function runInRound(
+  server: ServerUnderTest,
+  scenario: ScenarioDefinition,
+  round: number,
+): Promise<TransferRun> {
+  const { context, runner } = server;
+  const { durationSeconds, profileDir, profileRounds } = context.options;
+  if (profileDir === undefined || !profileRounds || scenario.kind !== 'http') {
+    return runner.run(scenario, String(round), durationSeconds);
+  }
+  await mkdir(profileDir, { recursive: true });
+  const file = path.join(profileDir, `${context.name}-${scenario.key}-r${round}.cpuprofile`);
+  await context.server.command('cpuProfile', { action: 'start' }, IPC_MARGIN_MS);
+  const run = await runner.run(scenario, String(round), durationSeconds);
+  await context.server.command('cpuProfile', { action: 'stop', path: file }, IPC_MARGIN_MS);
+  return run;
 }
 
 /**
