@@ -36,6 +36,12 @@ const EMBEDDED_SUITE_ONLY = [
   `test${path.sep}embedded-only${path.sep}`,
   `test${path.sep}browser${path.sep}`,
 ];
+// PGlite's 9 MB of WebAssembly starts on V8's baseline compiler and V8 then recompiles what runs
+// hot with its optimizing one, on background threads: in a test process, which opens a database
+// or two and exits, that recompiling was a third of its CPU. Baseline code alone: five files'
+// processes 36-41 s of CPU before, 29 s after; a PGlite start ~1.1 s before, ~0.7 s after
+// (docs/testing-with-openibs.md). Servers the tests start run as `npm start` runs them.
+const WASM_BASELINE_ONLY = ['--liftoff-only'];
 const CONCURRENCY = faults ? 1 : Number.parseInt(process.env.TEST_CONCURRENCY ?? '3', 10);
 
 function findTests(directory) {
@@ -105,6 +111,8 @@ const result = spawnSync(
   process.execPath,
   [
     ...(compiled ? ['--enable-source-maps'] : ['--import', 'tsx']),
+    // Passed on to every test file's process (node's runner gives them its own flags).
+    ...WASM_BASELINE_ONLY,
     '--test',
     `--test-concurrency=${CONCURRENCY}`,
     '--test-reporter=spec',

