@@ -44,46 +44,9 @@ const SHOWN_IN_GUIDE = [
 const run = (command, args, options = {}) =>
   execFileSync(command, args, { stdio: 'inherit', ...options });
 
-// `--prepare DIR` makes the project (packed, installed, type-checked, Node binaries fetched) in
-// DIR and stops; `--run DIR` runs the sample suites in that project and removes it. CI prepares
-// beside the test suites, whose cores it shares while it waits on the registry, and runs after
-// them. Without either, both, in a temporary folder.
-const prepareOnly = optionValue('--prepare');
-const runOnly = optionValue('--run');
-const project = prepareOnly ?? runOnly ?? mkdtempSync(path.join(tmpdir(), 'openibs-package-'));
-let keep = prepareOnly !== undefined;
+checkTheGuideShowsTheSamples();
+const project = mkdtempSync(path.join(tmpdir(), 'openibs-package-'));
 try {
-  if (runOnly === undefined) {
-    prepareProject(project);
-  }
-  if (prepareOnly === undefined) {
-    await runEveryLine(project);
-  }
-} catch (error) {
-  keep = false;
-  throw error;
-} finally {
-  if (!keep) {
-    rmSync(project, { recursive: true, force: true });
-  }
-}
-
-function optionValue(name) {
-  const index = process.argv.indexOf(name);
-  if (index < 0) {
-    return undefined;
-  }
-  const value = process.argv[index + 1];
-  if (value === undefined) {
-    throw new Error(`${name} needs a folder`);
-  }
-  return path.resolve(value);
-}
-
-/** The packed package installed into an empty project, as a team installs it. */
-function prepareProject(project) {
-  checkTheGuideShowsTheSamples();
-  mkdirSync(project, { recursive: true });
   run('npm', ['pack', '--pack-destination', project, '--silent'], { cwd: root });
   const tarball = readdirSync(project).find((name) => name.endsWith('.tgz'));
   const sdk = JSON.parse(
@@ -114,20 +77,12 @@ function prepareProject(project) {
   console.log("== a team's TypeScript against the packed declarations");
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   run(process.execPath, [tsc, '-p', 'test/types/tsconfig.json'], { cwd: project });
-  for (const line of lines) {
-    nodeBinary(line);
-  }
-  console.log(`the package check's project ready in ${seconds()} s: ${project}`);
-}
-
-/**
- * Each line in a process of its own, side by side: each uses a core at most, and one after the
- * other left the machine's second core idle for most of the check.
- */
-async function runEveryLine(project) {
+  // Each line in a process of its own, side by side: each uses a core at most, and one after
+  // the other left the machine's second core idle for most of the check.
+  const binaries = lines.map((line) => nodeBinary(line));
   const outcomes = await Promise.all(
-    lines.map((line) =>
-      runSampleSuites(project, nodeBinary(line), VITEST_AND_JEST_LINES.includes(line)),
+    lines.map((line, index) =>
+      runSampleSuites(project, binaries[index], VITEST_AND_JEST_LINES.includes(line)),
     ),
   );
   for (const outcome of outcomes) {
@@ -137,11 +92,11 @@ async function runEveryLine(project) {
   if (failed.length > 0) {
     throw new Error(`the sample suites failed on ${failed.map((o) => o.version).join(', ')}`);
   }
-  console.log(`package checks passed on Node ${lines.join(', ')} in ${seconds()} s`);
-}
-
-function seconds() {
-  return Math.round((Date.now() - started) / 1000);
+  console.log(
+    `package checks passed on Node ${lines.join(', ')} in ${Math.round((Date.now() - started) / 1000)} s`,
+  );
+} finally {
+  rmSync(project, { recursive: true, force: true });
 }
 
 /**
