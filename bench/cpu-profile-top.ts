@@ -62,6 +62,10 @@ async function main(): Promise<void> {
     throw new Error('usage: npx tsx bench/cpu-profile-top.ts FILE.cpuprofile [N] [--markdown]');
   }
   const count = Number(countText ?? 15);
+  // A shell glob matching two profiles passed the second as N: say so, not print nothing.
+  if (!Number.isInteger(count) || count < 1) {
+    throw new Error(`N must be a whole number of rows, not ${countText} (one profile at a time)`);
+  }
   const profile = JSON.parse(await readFile(file, 'utf8')) as CpuProfile;
   const times = selfTimes(profile);
   const byGroup = new Map<string, number>();
